@@ -1,0 +1,18 @@
+package geo
+
+// Rect is a longitude/latitude rectangle in degrees. A rectangle never
+// crosses the antimeridian: an area that does is described by two.
+type Rect struct {
+	MinLon, MinLat, MaxLon, MaxLat float64
+}
+
+// Intersects reports whether r and o share at least one point.
+func (r Rect) Intersects(o Rect) bool {
+	return r.MinLon <= o.MaxLon && o.MinLon <= r.MaxLon &&
+		r.MinLat <= o.MaxLat && o.MinLat <= r.MaxLat
+}
+
+// Contains reports whether the point lies in r, borders included.
+func (r Rect) Contains(lon, lat float64) bool {
+	return lon >= r.MinLon && lon <= r.MaxLon && lat >= r.MinLat && lat <= r.MaxLat
+}
