@@ -1,0 +1,182 @@
+// Package resp reads Redis protocol requests and writes replies in RESP2 or
+// RESP3, with Redis's own limits and protocol error texts.
+package resp
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"strconv"
+)
+
+// Limits Redis applies to requests before a command ever runs.
+const (
+	DefaultMaxBulkLen = 512 << 20 // proto-max-bulk-len
+	maxMultibulkLen   = 1024 * 1024
+	maxInlineLen      = 64 << 10
+)
+
+// ProtocolError is a malformed request. Redis answers it with
+// "-ERR Protocol error: ..." and closes the connection.
+type ProtocolError string
+
+func (e ProtocolError) Error() string { return "ERR Protocol error: " + string(e) }
+
+// Reader reads one command at a time from a client connection.
+type Reader struct {
+	rd         *bufio.Reader
+	MaxBulkLen int64
+	args       [][]byte
+	buf        []byte
+}
+
+// NewReader returns a Reader with Redis's default limits.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{rd: bufio.NewReaderSize(r, 16<<10), MaxBulkLen: DefaultMaxBulkLen}
+}
+
+// Buffered reports how many bytes are ready without another read; the
+// server flushes replies only when a pipeline is drained.
+func (r *Reader) Buffered() int { return r.rd.Buffered() }
+
+// ReadCommand returns the next command's words. The slices stay valid only
+// until the next call. An empty command (a blank inline line, "*0") is
+// skipped as Redis does.
+func (r *Reader) ReadCommand() ([][]byte, error) {
+	for {
+		args, err := r.readOne()
+		if err != nil || len(args) > 0 {
+			return args, err
+		}
+	}
+}
+
+func (r *Reader) readOne() ([][]byte, error) {
+	b, err := r.rd.Peek(1)
+	if err != nil {
+		return nil, err
+	}
+	if b[0] != '*' {
+		return r.readInline()
+	}
+	line, err := r.readLine(maxInlineLen, "too big mbulk count string")
+	if err != nil {
+		return nil, err
+	}
+	n, ok := parseLen(line[1:])
+	if !ok || n > maxMultibulkLen {
+		return nil, ProtocolError("invalid multibulk length")
+	}
+	if n <= 0 {
+		return nil, nil
+	}
+	// Arguments are copied into one buffer so that a pipeline of small
+	// commands costs no allocation per argument.
+	r.args = r.args[:0]
+	r.buf = r.buf[:0]
+	type span struct{ lo, hi int }
+	spans := make([]span, 0, 8)
+	for i := int64(0); i < n; i++ {
+		line, err := r.readLine(maxInlineLen, "too big bulk count string")
+		if err != nil {
+			return nil, err
+		}
+		if len(line) == 0 || line[0] != '$' {
+			c := "?"
+			if len(line) > 0 {
+				c = string(line[0])
+			}
+			return nil, ProtocolError("expected '$', got '" + c + "'")
+		}
+		size, ok := parseLen(line[1:])
+		if !ok || size < 0 || size > r.MaxBulkLen {
+			return nil, ProtocolError("invalid bulk length")
+		}
+		lo := len(r.buf)
+		// Grow as the data arrives, so a bulk header alone cannot make
+		// the server reserve gigabytes.
+		for left := int(size) + 2; left > 0; {
+			chunk := min(left, 1<<20)
+			at := len(r.buf)
+			r.buf = grow(r.buf, chunk)
+			if _, err := io.ReadFull(r.rd, r.buf[at:at+chunk]); err != nil {
+				return nil, unexpected(err)
+			}
+			left -= chunk
+		}
+		// Redis does not check the CRLF after a bulk; neither do we.
+		r.buf = r.buf[:lo+int(size)]
+		spans = append(spans, span{lo, lo + int(size)})
+	}
+	for _, s := range spans {
+		r.args = append(r.args, r.buf[s.lo:s.hi:s.hi])
+	}
+	return r.args, nil
+}
+
+func grow(b []byte, n int) []byte {
+	if cap(b)-len(b) >= n {
+		return b[:len(b)+n]
+	}
+	nb := make([]byte, len(b)+n, 2*cap(b)+n)
+	copy(nb, b)
+	return nb
+}
+
+func unexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// readLine returns one CRLF- (or LF-) terminated line without its end.
+func (r *Reader) readLine(limit int, tooBig string) ([]byte, error) {
+	line, err := r.rd.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		// Longer than the buffer: keep reading up to Redis's limit.
+		r.buf = append(r.buf[:0], line...)
+		for err == bufio.ErrBufferFull {
+			if len(r.buf) > limit {
+				return nil, ProtocolError(tooBig)
+			}
+			line, err = r.rd.ReadSlice('\n')
+			r.buf = append(r.buf, line...)
+		}
+		line = r.buf
+	}
+	if err != nil {
+		return nil, unexpected(err)
+	}
+	if len(line) > limit {
+		return nil, ProtocolError(tooBig)
+	}
+	line = line[:len(line)-1]
+	if len(line) > 0 && line[len(line)-1] == '\r' {
+		line = line[:len(line)-1]
+	}
+	return line, nil
+}
+
+func (r *Reader) readInline() ([][]byte, error) {
+	line, err := r.readLine(maxInlineLen, "too big inline request")
+	if err != nil {
+		return nil, err
+	}
+	words, ok := splitArgs(line)
+	if !ok {
+		return nil, ProtocolError("unbalanced quotes in request")
+	}
+	return words, nil
+}
+
+func parseLen(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	return n, err == nil
+}
+
+// ErrClosed is returned for a connection closed mid-request.
+var ErrClosed = errors.New("connection closed")
