@@ -11,3 +11,7 @@ const ExactLibm = false
 func distance(lon1, lat1, lon2, lat2 float64) float64 {
 	return distanceGo(lon1, lat1, lon2, lat2)
 }
+
+func boundingBox(lon, lat, height, width float64) box {
+	return boundingBoxGo(lon, lat, height, width)
+}

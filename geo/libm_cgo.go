@@ -33,6 +33,25 @@ static double geoshard_distance(double lon1d, double lat1d, double lon2d, double
 	a = u * u + cos(lat1r) * cos(lat2r) * v * v;
 	return 2.0 * r * asin(sqrt(a));
 }
+
+struct geoshard_box { double min_lon, min_lat, max_lon, max_lat; };
+
+// Redis 7.0.15 geohashBoundingBox, given the half height and half width
+// in metres.
+static struct geoshard_box geoshard_bounding_box(double lon, double lat, double height, double width) {
+	const double d_r = 0.017453292519943295; // M_PI / 180.0
+	const double r = 6372797.560856;
+	const double lat_delta = (height / r) / d_r;
+	const double long_delta_top = (width / r / cos((lat + lat_delta) * d_r)) / d_r;
+	const double long_delta_bottom = (width / r / cos((lat - lat_delta) * d_r)) / d_r;
+	struct geoshard_box b;
+	int southern = lat < 0 ? 1 : 0;
+	b.min_lon = southern ? lon - long_delta_bottom : lon - long_delta_top;
+	b.max_lon = southern ? lon + long_delta_bottom : lon + long_delta_top;
+	b.min_lat = lat - lat_delta;
+	b.max_lat = lat + lat_delta;
+	return b;
+}
 */
 import "C"
 
@@ -42,4 +61,9 @@ const ExactLibm = true
 
 func distance(lon1, lat1, lon2, lat2 float64) float64 {
 	return float64(C.geoshard_distance(C.double(lon1), C.double(lat1), C.double(lon2), C.double(lat2)))
+}
+
+func boundingBox(lon, lat, height, width float64) box {
+	b := C.geoshard_bounding_box(C.double(lon), C.double(lat), C.double(height), C.double(width))
+	return box{float64(b.min_lon), float64(b.min_lat), float64(b.max_lon), float64(b.max_lat)}
 }

@@ -1,0 +1,227 @@
+package geo
+
+import "math"
+
+// Shape is the area of a GEOSEARCH/GEORADIUS query, in the request's unit.
+type Shape struct {
+	Box           bool
+	Radius        float64 // circle radius, in the request's unit
+	Width, Height float64 // box full edge lengths, in the request's unit
+	Unit          float64 // factor to metres (ParseUnit)
+}
+
+// Cell is the zset score range [Min, Max) of one scanned geohash cell.
+type Cell struct{ Min, Max float64 }
+
+// Search is Redis' plan for one radius or box query: the cells it scans,
+// in order, and the inclusion test it applies to each member found there.
+type Search struct {
+	Lon, Lat float64 // centre: raw input coordinates, or the decoded FROMMEMBER position
+	Shape    Shape
+	// Cells are the score ranges Redis scans, in scan order (centre, N, S,
+	// E, W, NE, NW, SE, SW) without dropped neighbours and without a cell
+	// equal to the one scanned just before it (unless that was the centre).
+	// Members are visited per cell in (score, member) order.
+	Cells []Cell
+
+	radiusM         float64 // r*f
+	widthM, heightM float64 // w*f, h*f
+	step            uint
+	cells           [9]Cell
+}
+
+// box is a lon/lat bounding box as geohashBoundingBox computes it.
+type box struct{ minLon, minLat, maxLon, maxLat float64 }
+
+// boundingBoxGo is geohashBoundingBox with Go's math.Cos.
+func boundingBoxGo(lon, lat, height, width float64) box {
+	latDelta := (height / EarthRadius) / degToRad
+	top := (width / EarthRadius / math.Cos(float64((lat+latDelta)*degToRad))) / degToRad
+	bottom := (width / EarthRadius / math.Cos(float64((lat-latDelta)*degToRad))) / degToRad
+	d := top
+	if lat < 0 {
+		d = bottom
+	}
+	return box{lon - d, lat - latDelta, lon + d, lat + latDelta}
+}
+
+// mercatorMax is MERCATOR_MAX of geohash_helper.c.
+const mercatorMax = 20037726.37
+
+// estimateSteps is geohashEstimateStepsByRadius.
+func estimateSteps(rangeMeters, lat float64) uint {
+	if rangeMeters == 0 {
+		return Step
+	}
+	step := 1
+	for rangeMeters < mercatorMax {
+		rangeMeters *= 2
+		step++
+	}
+	step -= 2
+	if lat > 66 || lat < -66 {
+		step--
+		if lat > 80 || lat < -80 {
+			step--
+		}
+	}
+	if step < 1 {
+		step = 1
+	}
+	if step > Step {
+		step = Step
+	}
+	return uint(step)
+}
+
+// The neighbour moves of geohash.c: one axis' bits change (with carry
+// through that axis only, wrapping modulo 2^step), the other axis' bits
+// are kept unmasked.
+func moveX(bits uint64, step uint, d int) uint64 {
+	x := bits & 0xaaaaaaaaaaaaaaaa
+	y := bits & 0x5555555555555555
+	zz := uint64(0x5555555555555555) >> (64 - step*2)
+	if d > 0 {
+		x = x + (zz + 1)
+	} else {
+		x = x | zz
+		x = x - (zz + 1)
+	}
+	x &= 0xaaaaaaaaaaaaaaaa >> (64 - step*2)
+	return x | y
+}
+
+func moveY(bits uint64, step uint, d int) uint64 {
+	x := bits & 0xaaaaaaaaaaaaaaaa
+	y := bits & 0x5555555555555555
+	zz := uint64(0xaaaaaaaaaaaaaaaa) >> (64 - step*2)
+	if d > 0 {
+		y = y + (zz + 1)
+	} else {
+		y = y | zz
+		y = y - (zz + 1)
+	}
+	y &= 0x5555555555555555 >> (64 - step*2)
+	return x | y
+}
+
+// Neighbour order of membersOfAllNeighbors after the centre.
+const (
+	nbNorth = iota
+	nbSouth
+	nbEast
+	nbWest
+	nbNorthEast
+	nbNorthWest
+	nbSouthEast
+	nbSouthWest
+)
+
+func neighbours(bits uint64, step uint) [8]uint64 {
+	return [8]uint64{
+		nbNorth:     moveY(bits, step, 1),
+		nbSouth:     moveY(bits, step, -1),
+		nbEast:      moveX(bits, step, 1),
+		nbWest:      moveX(bits, step, -1),
+		nbNorthEast: moveY(moveX(bits, step, 1), step, 1),
+		nbNorthWest: moveY(moveX(bits, step, -1), step, 1),
+		nbSouthEast: moveY(moveX(bits, step, 1), step, -1),
+		nbSouthWest: moveY(moveX(bits, step, -1), step, -1),
+	}
+}
+
+// NewSearch plans a query centred at (lon, lat), which must be Valid, as
+// geohashCalculateAreasByShapeWGS84 and membersOfAllNeighbors do.
+func NewSearch(lon, lat float64, shape Shape) *Search {
+	s := &Search{Lon: lon, Lat: lat, Shape: shape}
+	s.plan()
+	return s
+}
+
+func (s *Search) plan() {
+	sh := s.Shape
+	f := sh.Unit
+	s.radiusM = float64(sh.Radius * f)
+	s.widthM = float64(sh.Width * f)
+	s.heightM = float64(sh.Height * f)
+
+	var height, width, rangeMeters float64
+	if sh.Box {
+		height = float64(f * float64(sh.Height/2))
+		width = float64(f * float64(sh.Width/2))
+		hw, hh := sh.Width/2, sh.Height/2
+		rangeMeters = math.Sqrt(float64(hw*hw) + float64(hh*hh))
+	} else {
+		height = float64(f * sh.Radius)
+		width = height
+		rangeMeters = sh.Radius
+	}
+	rangeMeters = float64(rangeMeters * f)
+	bb := boundingBox(s.Lon, s.Lat, height, width)
+
+	step := estimateSteps(rangeMeters, s.Lat)
+	bits := encodeBits(lonRange, latRange, s.Lon, s.Lat, step)
+	nb := neighbours(bits, step)
+	north := decodeArea(nb[nbNorth], step)
+	south := decodeArea(nb[nbSouth], step)
+	east := decodeArea(nb[nbEast], step)
+	west := decodeArea(nb[nbWest], step)
+	if (north.latMax < bb.maxLat || south.latMin > bb.minLat ||
+		east.lonMax < bb.maxLon || west.lonMin > bb.minLon) && step > 1 {
+		step--
+		bits = encodeBits(lonRange, latRange, s.Lon, s.Lat, step)
+		nb = neighbours(bits, step)
+	}
+	centre := decodeArea(bits, step)
+	var dropped [8]bool
+	if step >= 2 {
+		if centre.latMin < bb.minLat {
+			dropped[nbSouth], dropped[nbSouthWest], dropped[nbSouthEast] = true, true, true
+		}
+		if centre.latMax > bb.maxLat {
+			dropped[nbNorth], dropped[nbNorthEast], dropped[nbNorthWest] = true, true, true
+		}
+		if centre.lonMin < bb.minLon {
+			dropped[nbWest], dropped[nbSouthWest], dropped[nbNorthWest] = true, true, true
+		}
+		if centre.lonMax > bb.maxLon {
+			dropped[nbEast], dropped[nbSouthEast], dropped[nbNorthEast] = true, true, true
+		}
+	}
+	s.step = step
+	s.Cells = append(s.cells[:0], cellRange(bits, step))
+	last := -1 // index into nb of the last scanned neighbour; -1 = the centre
+	for i, b := range nb {
+		if dropped[i] || (last >= 0 && b == nb[last]) {
+			continue
+		}
+		s.Cells = append(s.Cells, cellRange(b, step))
+		last = i
+	}
+}
+
+// cellRange is scoresOfGeoHashBox: the 52-bit aligned score range of a
+// cell, min inclusive, max exclusive, converted to double as the zset
+// range lookup does.
+func cellRange(bits uint64, step uint) Cell {
+	shift := 52 - 2*step
+	return Cell{Min: float64(bits << shift), Max: float64((bits + 1) << shift)}
+}
+
+// Match is Redis' inclusion test (geoWithinShape) for a member decoded
+// to (lon, lat). dist is the distance in metres from the centre, which
+// Redis reports (divided by the unit) and sorts by. As in Redis a NaN
+// distance passes a radius test.
+func (s *Search) Match(lon, lat float64) (dist float64, ok bool) {
+	if !s.Shape.Box {
+		d := Distance(s.Lon, s.Lat, lon, lat)
+		return d, !(d > s.radiusM)
+	}
+	if latDistance(lat, s.Lat) > s.heightM/2 {
+		return 0, false
+	}
+	if Distance(lon, lat, s.Lon, lat) > s.widthM/2 {
+		return 0, false
+	}
+	return Distance(s.Lon, s.Lat, lon, lat), true
+}
