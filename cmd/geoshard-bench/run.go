@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+)
+
+// target is one server under test with its connections and the positions
+// the tool believes it holds.
+type target struct {
+	label   string // "A" or "B"
+	name    string // as given on the command line
+	addr    string // resolved loopback ip:port
+	clients []*client
+	control *client // INFO, DEL, ZCARD: kept off the measured connections
+	fleet   *fleet
+}
+
+func (t *target) String() string { return t.label + " " + t.name }
+
+func (t *target) close() {
+	for _, c := range t.clients {
+		c.close()
+	}
+	if t.control != nil {
+		t.control.close()
+	}
+}
+
+// run executes every phase of cfg against its targets and returns the
+// report; it writes the table to out and progress to progress.
+func run(ctx context.Context, cfg config, out, progress io.Writer) (*report, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	w := newWorkload(cfg.background)
+	fleet := newFleet(w, cfg.drivers, cfg.seed)
+	var targets []*target
+	defer func() {
+		for _, t := range targets {
+			t.close()
+		}
+	}()
+	for i, name := range cfg.targets {
+		addr, err := resolveLoopback(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		t := &target{label: string(rune('A' + i)), name: name, addr: addr, fleet: fleet}
+		if i > 0 {
+			t.fleet = fleet.clone() // each target's drivers wander on their own
+		}
+		targets = append(targets, t)
+		if t.control, err = dial(ctx, addr, cfg.password, cfg.timeout); err != nil {
+			return nil, fmt.Errorf("target %s: %w", t, err)
+		}
+		for range cfg.conns {
+			c, err := dial(ctx, addr, cfg.password, cfg.timeout)
+			if err != nil {
+				return nil, fmt.Errorf("target %s: %w", t, err)
+			}
+			t.clients = append(t.clients, c)
+		}
+	}
+	rep := newReport(&cfg)
+	fmt.Fprintln(progress, rep.header())
+	for pi, ph := range cfg.phases {
+		var pr phaseReport
+		var err error
+		if ph.kind == phaseLoad {
+			pr, err = runLoadPhase(ctx, &cfg, targets, ph, progress)
+		} else {
+			pr, err = runClosedPhase(ctx, &cfg, w, targets, ph, pi, progress)
+		}
+		if err != nil {
+			return rep, err
+		}
+		rep.Phases = append(rep.Phases, pr)
+		if ctx.Err() != nil {
+			return rep, fmt.Errorf("interrupted during %s: %w", ph.name, ctx.Err())
+		}
+	}
+	rep.print(out)
+	if cfg.jsonPath != "" {
+		if err := rep.writeJSON(cfg.jsonPath); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// roundOrder gives the order of targets in round r: A,B then B,A, so drift
+// on a shared, noisy machine (thermal, other tenants) hits both alike.
+// It returns indexes into the target list.
+func roundOrder(ntargets, r int) []int {
+	if ntargets == 2 && r%2 == 1 {
+		return []int{1, 0}
+	}
+	order := make([]int, ntargets)
+	for i := range order {
+		order[i] = i
+	}
+	return order
+}
+
+func roundsFor(cfg *config, targets []*target) int {
+	if len(targets) == 1 {
+		return 1
+	}
+	return cfg.rounds
+}
+
+// measure runs one round and charges it the server CPU (from INFO, read
+// before and after on the control connection) and this process's CPU.
+func measure(t *target, body func() (*connStats, time.Duration)) (st *connStats, elapsed time.Duration, srvCPU, cliCPU float64) {
+	before, errBefore := t.control.info()
+	cli0 := processCPU()
+	st, elapsed = body()
+	cliCPU = processCPU() - cli0
+	after, errAfter := t.control.info()
+	srvCPU = -1
+	if errBefore == nil && errAfter == nil && before.cpuSeconds >= 0 && after.cpuSeconds >= 0 {
+		srvCPU = after.cpuSeconds - before.cpuSeconds
+	}
+	return st, elapsed, srvCPU, cliCPU
+}
+
+func runClosedPhase(ctx context.Context, cfg *config, w *workload, targets []*target, ph phaseSpec, pi int, progress io.Writer) (phaseReport, error) {
+	rounds := roundsFor(cfg, targets)
+	stats := make([]*phaseStats, len(targets))
+	for i := range stats {
+		stats[i] = newPhaseStats()
+	}
+	plan := roundPlan{phase: ph, phaseIdx: pi, duration: cfg.duration / time.Duration(rounds)}
+	if cfg.requests > 0 {
+		plan.requests = (cfg.requests + rounds - 1) / rounds
+	}
+	for r := range rounds {
+		plan.round = r
+		for _, idx := range roundOrder(len(targets), r) {
+			t := targets[idx]
+			st, elapsed, srv, cli := measure(t, func() (*connStats, time.Duration) {
+				return runClosedRound(ctx, cfg, w, t, plan)
+			})
+			stats[idx].addRound(st, elapsed, srv, cli)
+			fmt.Fprintf(progress, "  %s round %d/%d %s: %d ops in %.2fs (%.0f/s), %d errors\n",
+				ph.name, r+1, rounds, t, st.ops, elapsed.Seconds(), rate(st.ops, elapsed), st.errors)
+			if ctx.Err() != nil {
+				return buildPhaseReport(cfg, ph, targets, stats), nil
+			}
+		}
+	}
+	return buildPhaseReport(cfg, ph, targets, stats), nil
+}
+
+// runLoadPhase empties the key on every target and loads the fleet. With two
+// targets the fleet is cut into rounds slices loaded A,B,B,A..., so both
+// loads see the same machine conditions. Memory per driver is the growth of
+// used_memory over the load, divided by the members the server reports.
+func runLoadPhase(ctx context.Context, cfg *config, targets []*target, ph phaseSpec, progress io.Writer) (phaseReport, error) {
+	rounds := roundsFor(cfg, targets)
+	stats := make([]*phaseStats, len(targets))
+	done := make([]atomic.Int64, len(targets))
+	memBefore := make([]int64, len(targets))
+	for i, t := range targets {
+		stats[i] = newPhaseStats()
+		if _, err := t.control.command("DEL", cfg.key); err != nil {
+			return phaseReport{}, fmt.Errorf("target %s: emptying %s before load: %w", t, cfg.key, err)
+		}
+		memBefore[i] = -1
+		if si, err := t.control.info(); err == nil {
+			memBefore[i] = si.usedMemory
+		}
+	}
+	n := cfg.drivers
+	for r := range rounds {
+		from, to := n*r/rounds, n*(r+1)/rounds
+		for _, idx := range roundOrder(len(targets), r) {
+			t := targets[idx]
+			stop := progressLine(ctx, progress, t.String(), &done[idx], n)
+			st, elapsed, srv, cli := measure(t, func() (*connStats, time.Duration) {
+				return runLoadRound(ctx, cfg, t, from, to, &done[idx])
+			})
+			stop()
+			stats[idx].addRound(st, elapsed, srv, cli)
+			if ctx.Err() != nil {
+				return buildPhaseReport(cfg, ph, targets, stats), nil
+			}
+		}
+	}
+	pr := buildPhaseReport(cfg, ph, targets, stats)
+	for i, t := range targets {
+		res := &pr.Results[i]
+		rep, err := t.control.command("ZCARD", cfg.key)
+		if err != nil {
+			return pr, fmt.Errorf("target %s: ZCARD after load: %w", t, err)
+		}
+		res.Members = rep.n
+		if rep.n != int64(n) {
+			res.FirstError = fmt.Sprintf("ZCARD %s = %d after loading %d drivers", cfg.key, rep.n, n)
+			res.Errors++
+		}
+		res.UsedMemoryBefore, res.UsedMemory = memBefore[i], -1
+		if si, err := t.control.info(); err == nil {
+			res.UsedMemory = si.usedMemory
+		}
+		res.BytesPerDriver = -1
+		if res.UsedMemory >= 0 && res.UsedMemoryBefore >= 0 && rep.n > 0 {
+			res.BytesPerDriver = float64(res.UsedMemory-res.UsedMemoryBefore) / float64(rep.n)
+		}
+		fmt.Fprintf(progress, "  load %s: %d drivers in %.2fs (%.0f/s), %d members, used_memory %d\n",
+			t, res.Ops, res.Seconds, res.OpsPerSec, res.Members, res.UsedMemory)
+	}
+	return pr, nil
+}
+
+func rate(ops uint64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(ops) / d.Seconds()
+}

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+const redisServerPath = "/usr/bin/redis-server"
+
+// startRedis runs a throwaway redis-server on a free loopback port and
+// returns its address; it is stopped when the test ends.
+func startRedis(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat(redisServerPath); err != nil {
+		t.Fatalf("these tests need a real redis-server at %s (apt-get install redis-server): %v", redisServerPath, err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("finding a free port: %v", err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	var logs bytes.Buffer
+	cmd := exec.Command(redisServerPath, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", t.TempDir())
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting redis-server: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		c, err := dial(context.Background(), addr, "", time.Second)
+		if err == nil {
+			_, err = c.command("PING")
+			c.close()
+			if err == nil {
+				return addr
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("redis-server on %s did not answer PING: %v\n%s", addr, err, logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func runTool(t *testing.T, args ...string) (*report, string) {
+	t.Helper()
+	cfg, err := parseFlags(args, io.Discard)
+	if err != nil {
+		t.Fatalf("parseFlags(%q): %v", args, err)
+	}
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	rep, err := run(ctx, cfg, &out, io.Discard)
+	if err != nil {
+		t.Fatalf("run(%q): %v\n%s", args, err, out.String())
+	}
+	return rep, out.String()
+}
+
+func controlClient(t *testing.T, addr string) *client {
+	t.Helper()
+	c, err := dial(context.Background(), addr, "", 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.close)
+	return c
+}
+
+func TestQuickRunAgainstRedis(t *testing.T) {
+	addr := startRedis(t)
+	rep, out := runTool(t, "-quick", "-target", addr, "-c", "16")
+	if rep.Drivers != 20_000 || len(rep.Phases) != 5 {
+		t.Fatalf("report has %d drivers, %d phases; want 20000, 5", rep.Drivers, len(rep.Phases))
+	}
+
+	c := controlClient(t, addr)
+	card, err := c.command("ZCARD", "drivers")
+	if err != nil || card.n != 20_000 {
+		t.Fatalf("ZCARD drivers = %d, %v; want 20000", card.n, err)
+	}
+
+	byPhase := map[string]targetResult{}
+	for _, ph := range rep.Phases {
+		if len(ph.Results) != 1 {
+			t.Fatalf("phase %s: %d results, want 1", ph.Phase, len(ph.Results))
+		}
+		res := ph.Results[0]
+		byPhase[ph.Phase] = res
+		if res.Errors != 0 || res.Ops == 0 || res.OpsPerSec <= 0 || res.P50Us <= 0 ||
+			res.P99Us < res.P50Us || res.P999Us < res.P99Us || res.ServerCPUUsPerOp <= 0 {
+			t.Errorf("phase %s: implausible figures %+v", ph.Phase, res)
+		}
+	}
+	load := byPhase["load"]
+	if load.Ops != 20_000 || load.Members != 20_000 || load.BytesPerDriver <= 0 {
+		t.Errorf("load: ops %d members %d bytes/driver %v", load.Ops, load.Members, load.BytesPerDriver)
+	}
+	if knn := byPhase["knn"]; knn.ResultsPerReply <= 0 || knn.ResultsPerReply > 10 {
+		t.Errorf("knn returned %v members per reply, want 0 < x <= COUNT 10", knn.ResultsPerReply)
+	}
+	if wide := byPhase["wide"]; wide.ResultsPerReply <= 10 {
+		t.Errorf("wide returned %v members per reply, want many more than a knn", wide.ResultsPerReply)
+	}
+	for _, want := range []string{"ops/s", "p999", "srv-cpu/op", "knn", "wide", "bytes/driver"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestLoadWritesTheFleet checks the data, not only the counts: after a load,
+// Redis holds each driver where the generator put it.
+func TestLoadWritesTheFleet(t *testing.T) {
+	addr := startRedis(t)
+	runTool(t, "-quick", "-n", "3000", "-mode", "load", "-key", "fleet", "-target", addr, "-c", "4", "-load-batch", "7")
+	want := newFleet(newWorkload(0.1), 3000, 1)
+	c := controlClient(t, addr)
+	for _, d := range []int{0, 1, 6, 7, 1234, 2999} {
+		pos, err := geopos(c, "fleet", "driver:"+strconv.Itoa(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(pos[0]-want.lon[d]) > 1e-5 || math.Abs(pos[1]-want.lat[d]) > 1e-5 {
+			t.Errorf("driver:%d at %v, want %v,%v", d, pos, want.lon[d], want.lat[d])
+		}
+	}
+}
+
+func TestTwoTargetsInterleaved(t *testing.T) {
+	a, b := startRedis(t), startRedis(t)
+	rep, out := runTool(t, "-quick", "-a", a, "-b", b, "-c", "8", "-duration", "400ms", "-mode", "load,update,knn")
+	for _, ph := range rep.Phases {
+		if len(ph.Results) != 2 {
+			t.Fatalf("phase %s: %d results, want 2", ph.Phase, len(ph.Results))
+		}
+		for _, res := range ph.Results {
+			if res.Ops == 0 || res.Errors != 0 {
+				t.Errorf("phase %s %s: ops %d errors %d", ph.Phase, res.Target, res.Ops, res.Errors)
+			}
+		}
+	}
+	for _, addr := range []string{a, b} {
+		card, err := controlClient(t, addr).command("ZCARD", "drivers")
+		if err != nil || card.n != 20_000 {
+			t.Errorf("%s: ZCARD = %d, %v; want 20000", addr, card.n, err)
+		}
+	}
+	if strings.Count(out, "B/A") < 3 {
+		t.Errorf("want a B/A row per phase and for memory:\n%s", out)
+	}
+}
+
+func TestRefusesNonLoopback(t *testing.T) {
+	cfg, err := parseFlags([]string{"-quick", "-target", "192.0.2.1:6379"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = run(context.Background(), cfg, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "not a loopback") {
+		t.Fatalf("run against 192.0.2.1 returned %v, want a loopback refusal", err)
+	}
+}
+
+// geopos reads one member's position with the tool's own RESP reader.
+func geopos(c *client, key, member string) ([2]float64, error) {
+	var pos [2]float64
+	if err := c.send(appendCommand(c.buf(), "GEOPOS", key, member)); err != nil {
+		return pos, err
+	}
+	// *1 *2 $lon $lat: read the headers by hand to capture the strings.
+	for _, want := range []string{"*1", "*2"} {
+		line, err := readLine(c.r)
+		if err != nil || string(line) != want {
+			return pos, fmt.Errorf("GEOPOS %s %s: got %q, want %q (%v)", key, member, line, want, err)
+		}
+	}
+	for i := range pos {
+		rep, err := c.receive(true)
+		if err != nil {
+			return pos, err
+		}
+		if pos[i], err = strconv.ParseFloat(rep.str, 64); err != nil {
+			return pos, err
+		}
+	}
+	return pos, nil
+}

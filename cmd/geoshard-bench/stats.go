@@ -1,0 +1,74 @@
+package main
+
+import (
+	"syscall"
+	"time"
+)
+
+// connStats is what one connection counts during one round. Each goroutine
+// owns its own; they are added up when the round ends.
+type connStats struct {
+	hist     *histogram
+	ops      uint64 // requests answered (for load: members sent)
+	errors   uint64 // error replies and broken connections
+	searches uint64 // search replies, to average their sizes
+	results  uint64 // members returned by searches
+	firstErr string
+}
+
+func newConnStats() *connStats { return &connStats{hist: newHistogram()} }
+
+func (s *connStats) fail(msg string) {
+	s.errors++
+	if s.firstErr == "" {
+		s.firstErr = msg
+	}
+}
+
+func (s *connStats) add(o *connStats) {
+	s.hist.merge(o.hist)
+	s.ops += o.ops
+	s.errors += o.errors
+	s.searches += o.searches
+	s.results += o.results
+	if s.firstErr == "" {
+		s.firstErr = o.firstErr
+	}
+}
+
+// phaseStats accumulates one target's rounds of one phase.
+type phaseStats struct {
+	connStats
+	elapsed time.Duration
+	srvCPU  float64 // server CPU seconds; negative once any round lacked INFO
+	cliCPU  float64 // this process's CPU seconds
+}
+
+func newPhaseStats() *phaseStats { return &phaseStats{connStats: *newConnStats()} }
+
+// addRound adds a round's counts. srvCPU < 0 means the server did not
+// report CPU, which poisons the total: a partial sum would mislead.
+func (p *phaseStats) addRound(c *connStats, elapsed time.Duration, srvCPU, cliCPU float64) {
+	p.add(c)
+	p.elapsed += elapsed
+	if srvCPU < 0 || p.srvCPU < 0 {
+		p.srvCPU = -1
+	} else {
+		p.srvCPU += srvCPU
+	}
+	p.cliCPU += cliCPU
+}
+
+// processCPU returns the CPU seconds (user+system) this process has used,
+// to show whether the tool itself was a bottleneck.
+func processCPU() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return tvSeconds(ru.Utime) + tvSeconds(ru.Stime)
+}
+
+func tvSeconds(tv syscall.Timeval) float64 {
+	return float64(tv.Sec) + float64(tv.Usec)/1e6
+}
