@@ -18,7 +18,7 @@ type step struct {
 	want string
 }
 
-func do(args ...string) step                 { return step{args: args} }
+func do(args ...string) step                  { return step{args: args} }
 func expect(want string, args ...string) step { return step{args: args, want: want} }
 
 // Raw reply builders, so tables read like the spec.
