@@ -7,7 +7,8 @@ import (
 // zmodel is a sorted set as Redis walks it: ordered by (score, member).
 type zmodel struct {
 	items []zitem
-	index map[string]int // member -> position in items after sorting (rebuilt lazily)
+	index map[string]int // member -> position in items
+	dirty bool           // items not sorted since the last add
 }
 
 type zitem struct {
@@ -26,19 +27,28 @@ func (m *zmodel) add(member string, score float64) {
 		m.index[member] = len(m.items)
 		m.items = append(m.items, zitem{member, score})
 	}
-	sort.Slice(m.items, func(i, j int) bool {
-		a, b := m.items[i], m.items[j]
-		if a.score != b.score {
-			return a.score < b.score
+	m.dirty = true
+}
+
+func (m *zmodel) sorted() []zitem {
+	if m.dirty {
+		sort.Slice(m.items, func(i, j int) bool {
+			a, b := m.items[i], m.items[j]
+			if a.score != b.score {
+				return a.score < b.score
+			}
+			return a.member < b.member
+		})
+		for i, it := range m.items {
+			m.index[it.member] = i
 		}
-		return a.member < b.member
-	})
-	for i, it := range m.items {
-		m.index[it.member] = i
+		m.dirty = false
 	}
+	return m.items
 }
 
 func (m *zmodel) score(member string) (float64, bool) {
+	m.sorted()
 	i, ok := m.index[member]
 	if !ok {
 		return 0, false
@@ -66,15 +76,16 @@ func (m *zmodel) query(s *Search, count int, any bool, order int) []hit {
 		limit = count
 	}
 	var hits []hit
+	items := m.sorted()
 	for _, c := range s.Cells {
 		if limit > 0 && len(hits) >= limit {
 			break
 		}
-		i := sort.Search(len(m.items), func(i int) bool { return m.items[i].score >= c.Min })
-		for ; i < len(m.items) && m.items[i].score < c.Max; i++ {
-			lon, lat := Decode(m.items[i].score)
+		i := sort.Search(len(items), func(i int) bool { return items[i].score >= c.Min })
+		for ; i < len(items) && items[i].score < c.Max; i++ {
+			lon, lat := Decode(items[i].score)
 			if d, ok := s.Match(lon, lat); ok {
-				hits = append(hits, hit{m.items[i].member, d, m.items[i].score})
+				hits = append(hits, hit{items[i].member, d, items[i].score})
 			}
 			if limit > 0 && len(hits) >= limit {
 				break
