@@ -1,0 +1,80 @@
+package cluster
+
+import (
+	"time"
+
+	"geoshard/shard"
+)
+
+func now() int64 { return time.Now().UnixNano() }
+
+// Drop deletes a whole key and reports whether it had members. The caller
+// keeps writes to the same key out while it runs.
+func (r *Router) Drop(k shard.Key) bool {
+	existed := r.Card(k) > 0
+	r.mu.Lock()
+	delete(r.keys, k)
+	r.mu.Unlock()
+	for _, s := range r.shards {
+		s.Drop(k)
+	}
+	return existed
+}
+
+// Rename moves a key to a new name, replacing what was there. The caller
+// keeps writes to both keys out while it runs.
+func (r *Router) Rename(from, to shard.Key) {
+	if from == to {
+		return
+	}
+	r.mu.Lock()
+	g := r.keys[from]
+	delete(r.keys, from)
+	delete(r.keys, to)
+	if g != nil {
+		r.keys[to] = g
+		d, ok := r.keyTTL[to]
+		if !ok {
+			d = -1
+		}
+		g.ttl.Store(int64(d))
+	}
+	r.mu.Unlock()
+	for _, s := range r.shards {
+		s.Rename(from, to)
+	}
+}
+
+// Keys lists the names of the database's keys that have members.
+func (r *Router) Keys(db int) []string {
+	r.mu.RLock()
+	cand := make([]shard.Key, 0, len(r.keys))
+	for k := range r.keys {
+		if k.DB == db {
+			cand = append(cand, k)
+		}
+	}
+	r.mu.RUnlock()
+	var out []string
+	for _, k := range cand {
+		if r.Card(k) > 0 {
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}
+
+// Flush drops every key of a database, or of all of them when db < 0.
+func (r *Router) Flush(db int) {
+	r.mu.RLock()
+	var ks []shard.Key
+	for k := range r.keys {
+		if db < 0 || k.DB == db {
+			ks = append(ks, k)
+		}
+	}
+	r.mu.RUnlock()
+	for _, k := range ks {
+		r.Drop(k)
+	}
+}

@@ -1,0 +1,151 @@
+package cluster
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"geoshard/shard"
+)
+
+// Member is a member and its score, as sorted-set reads return them.
+type Member struct {
+	Name  string
+	Score float64
+}
+
+// Bound is one end of a score range.
+type Bound struct {
+	Score     float64
+	Exclusive bool
+}
+
+func (b Bound) below(score float64) bool { // score is past a lower bound
+	return score > b.Score || (!b.Exclusive && score == b.Score)
+}
+
+func (b Bound) above(score float64) bool { // score is within an upper bound
+	return score < b.Score || (!b.Exclusive && score == b.Score)
+}
+
+// Range returns members with min <= score <= max in sorted-set order
+// (reversed with rev), skipping offset of them and returning at most count
+// (all when count < 0). Each member appears once, at its current copy.
+func (r *Router) Range(k shard.Key, min, max Bound, rev bool, offset, count int) []Member {
+	g := r.key(k, false)
+	if g == nil || offset < 0 {
+		return nil
+	}
+	need := math.MaxInt
+	if count >= 0 {
+		need = offset + count
+	}
+	for want := need; ; want = 2 * want {
+		out, short := r.collect(k, g, min, max, rev, want)
+		if len(out) > need {
+			out = out[:need]
+		}
+		if len(out) >= need || !short {
+			if offset >= len(out) {
+				return nil
+			}
+			return out[offset:]
+		}
+	}
+}
+
+// collect gathers up to want copies per shard and merges them. short says
+// some shard had more to give and dedupe left fewer than want.
+func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want int) (out []Member, short bool) {
+	cut := r.minStamp(g, now())
+	var all []shard.Entry
+	truncated := false
+	for _, s := range r.shards {
+		n := 0
+		visit := func(e shard.Entry) bool {
+			if n == want {
+				truncated = true
+				return false
+			}
+			if rev {
+				if !min.below(e.Score) {
+					return false
+				}
+				if !max.above(e.Score) {
+					return true
+				}
+			} else {
+				if !max.above(e.Score) {
+					return false
+				}
+				if !min.below(e.Score) {
+					return true
+				}
+			}
+			all = append(all, e)
+			n++
+			return true
+		}
+		if rev {
+			s.Descend(k, max.Score, cut, visit)
+		} else {
+			s.Ascend(k, min.Score, cut, visit)
+		}
+	}
+	all = r.current(g, all)
+	slices.SortFunc(all, func(a, b shard.Entry) int {
+		c := cmp.Or(cmp.Compare(a.Score, b.Score), cmp.Compare(a.Member, b.Member))
+		if rev {
+			return -c
+		}
+		return c
+	})
+	out = make([]Member, len(all))
+	for i, e := range all {
+		out[i] = Member{e.Member, e.Score}
+	}
+	return out, truncated && len(out) < want
+}
+
+// current keeps, of each member, only the copy the router placed last.
+func (r *Router) current(g *geoKey, es []shard.Entry) []shard.Entry {
+	return slices.DeleteFunc(es, func(e shard.Entry) bool {
+		st := r.stripe(g, e.Member)
+		st.mu.Lock()
+		s, ok := st.owner[e.Member]
+		st.mu.Unlock()
+		return !ok || s.stamp != e.Stamp
+	})
+}
+
+// Rank returns how many members sort before the member (after it, with
+// rev), and whether the member is there.
+func (r *Router) Rank(k shard.Key, member string, rev bool) (int, bool) {
+	score, ok := r.Score(k, member)
+	if !ok {
+		return 0, false
+	}
+	g := r.key(k, false)
+	cut := r.minStamp(g, now())
+	var all []shard.Entry
+	for _, s := range r.shards {
+		if rev {
+			s.Descend(k, math.Inf(1), cut, func(e shard.Entry) bool {
+				if e.Score < score || (e.Score == score && e.Member <= member) {
+					return false
+				}
+				all = append(all, e)
+				return true
+			})
+		} else {
+			s.Ascend(k, math.Inf(-1), cut, func(e shard.Entry) bool {
+				if e.Score > score || (e.Score == score && e.Member >= member) {
+					return false
+				}
+				all = append(all, e)
+				return true
+			})
+		}
+	}
+	return len(r.current(g, all)), true
+}

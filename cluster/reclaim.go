@@ -1,0 +1,84 @@
+package cluster
+
+import (
+	"context"
+	"time"
+
+	"geoshard/shard"
+)
+
+// Reclaim removes, from every shard, the copies whose position TTL has run
+// out, including copies a lost delete left behind, and forgets members
+// whose current copy went.
+func (r *Router) Reclaim() {
+	t := now()
+	// Cut-offs are worked out before any shard is locked: the shard calls
+	// minStamp under its lock, which must not wait for the router's.
+	global := r.minStamp(nil, t)
+	cuts := make(map[shard.Key]int64)
+	r.mu.RLock()
+	for k, g := range r.keys {
+		cuts[k] = r.minStamp(g, t)
+	}
+	r.mu.RUnlock()
+	minStamp := func(k shard.Key) int64 {
+		if c, ok := cuts[k]; ok {
+			return c
+		}
+		return global
+	}
+	for id, s := range r.shards {
+		s.Reclaim(minStamp, func(k shard.Key, e shard.Entry) {
+			r.stats.Shards[id].Expired.Add(1)
+			g := r.key(k, false)
+			if g == nil {
+				return
+			}
+			st := r.stripe(g, e.Member)
+			st.mu.Lock()
+			if cur, ok := st.owner[e.Member]; ok && cur.shard == shard.ID(id) && cur.stamp == e.Stamp {
+				delete(st.owner, e.Member)
+			}
+			st.mu.Unlock()
+		})
+	}
+	r.forgetEmpty()
+}
+
+// forgetEmpty drops the router's view of keys that no longer have members.
+// A writer that found the key before it went sees it marked dead and looks
+// it up again.
+func (r *Router) forgetEmpty() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, g := range r.keys {
+		for i := range g.stripes {
+			g.stripes[i].mu.Lock()
+		}
+		empty := true
+		for i := range g.stripes {
+			empty = empty && len(g.stripes[i].owner) == 0
+		}
+		if empty {
+			g.dead = true
+			delete(r.keys, k)
+		}
+		for i := range g.stripes {
+			g.stripes[i].mu.Unlock()
+		}
+	}
+}
+
+// Run reclaims expired positions every interval until ctx ends.
+func (r *Router) Run(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			r.Reclaim()
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package cluster
+
+import (
+	"math"
+
+	"geoshard/shard"
+)
+
+// AddFlags are ZADD's conditions, which GEOADD shares.
+type AddFlags struct {
+	NX, XX, GT, LT bool
+}
+
+// Add writes one member with a sorted-set score (a GEOADD position or any
+// ZADD score) and reports whether it was new and whether its score changed.
+// Every write refreshes the member's timestamp, even when the score stays.
+func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (added, changed bool) {
+	g, st := r.lockMember(k, member, !f.XX)
+	if g == nil {
+		return false, false
+	}
+	defer st.mu.Unlock()
+	stamp := r.stamp()
+	cur, exists := st.owner[member]
+	live := exists && cur.stamp >= r.minStamp(g, stamp)
+	switch {
+	case f.NX && live, f.XX && !live:
+		return false, false
+	case live && f.GT && !(score > cur.score), live && f.LT && !(score < cur.score):
+		return false, false
+	}
+	e := shard.NewEntry(member, score, stamp)
+	to := r.place(cur.shard, exists, e.Lon, e.Lat)
+	r.shards[to].Put(k, e)
+	r.stats.Shards[to].Writes.Add(1)
+	if exists && cur.shard != to {
+		// The new copy is in place: only now may the old one go.
+		r.stats.Shards[cur.shard].HandoffsOut.Add(1)
+		r.stats.Shards[to].HandoffsIn.Add(1)
+		r.stats.Border(cur.shard, to).Handoffs.Add(1)
+		if !r.hooks.dropDeletes.Load() {
+			r.shards[cur.shard].Delete(k, member, stamp-1)
+		}
+	}
+	st.owner[member] = slot{shard: to, score: score, stamp: stamp}
+	return !live, live && cur.score != score
+}
+
+// lockMember finds the key (creating it if asked) and locks the stripe of
+// the member, retrying if the key was forgotten meanwhile.
+func (r *Router) lockMember(k shard.Key, member string, create bool) (*geoKey, *stripe) {
+	for {
+		g := r.key(k, create)
+		if g == nil {
+			return nil, nil
+		}
+		st := r.stripe(g, member)
+		st.mu.Lock()
+		if !g.dead {
+			return g, st
+		}
+		st.mu.Unlock()
+	}
+}
+
+// place picks the shard for a member's new position: where the region map
+// puts it, unless the member's current shard is no more than the margin
+// away, which keeps members that wobble along a border from flapping.
+func (r *Router) place(cur shard.ID, exists bool, lon, lat float64) shard.ID {
+	owner := r.regions.Locate(lon, lat)
+	if !exists || owner == cur {
+		return owner
+	}
+	if r.regions.Distance(cur, lon, lat) <= r.regions.Margin() {
+		r.stats.Border(cur, owner).FlapsSuppressed.Add(1)
+		return cur
+	}
+	return owner
+}
+
+// Remove deletes a member and reports whether it was there.
+func (r *Router) Remove(k shard.Key, member string) bool {
+	g, st := r.lockMember(k, member, false)
+	if g == nil {
+		return false
+	}
+	defer st.mu.Unlock()
+	cur, ok := st.owner[member]
+	if !ok {
+		return false
+	}
+	delete(st.owner, member)
+	r.shards[cur.shard].Delete(k, member, math.MaxInt64)
+	return cur.stamp >= r.minStamp(g, now())
+}
+
+// Score returns a member's score, if it is there.
+func (r *Router) Score(k shard.Key, member string) (float64, bool) {
+	g := r.key(k, false)
+	if g == nil {
+		return 0, false
+	}
+	st := r.stripe(g, member)
+	st.mu.Lock()
+	cur, ok := st.owner[member]
+	st.mu.Unlock()
+	if !ok || cur.stamp < r.minStamp(g, now()) {
+		return 0, false
+	}
+	return cur.score, true
+}
+
+// Card returns how many members the key has; 0 means it does not exist.
+func (r *Router) Card(k shard.Key) int {
+	g := r.key(k, false)
+	if g == nil {
+		return 0
+	}
+	cut := r.minStamp(g, now())
+	n := 0
+	for i := range g.stripes {
+		st := &g.stripes[i]
+		st.mu.Lock()
+		if cut == 0 {
+			n += len(st.owner)
+		} else {
+			for _, s := range st.owner {
+				if s.stamp >= cut {
+					n++
+				}
+			}
+		}
+		st.mu.Unlock()
+	}
+	return n
+}

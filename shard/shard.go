@@ -1,0 +1,209 @@
+package shard
+
+import (
+	"sync"
+
+	"geoshard/geo"
+)
+
+// Key names one geo key of one database.
+type Key struct {
+	DB   int
+	Name string
+}
+
+// Entry is one member's copy in a shard.
+type Entry struct {
+	Member   string
+	Score    float64 // the sorted-set score: Redis's 52-bit cell index
+	Lon, Lat float64 // the cell centre the score decodes to
+	Stamp    int64   // when it was written (unix ns); merges keep the newest
+}
+
+// NewEntry builds the entry for a member stored with a sorted-set score.
+func NewEntry(member string, score float64, stamp int64) Entry {
+	lon, lat := geo.Decode(score)
+	return Entry{Member: member, Score: score, Lon: lon, Lat: lat, Stamp: stamp}
+}
+
+// Hit is an entry found by a search.
+type Hit struct {
+	Entry
+	Dist float64 // metres from the search centre
+	Cell int     // index in geo.Search.Cells of the cell it was found in
+}
+
+// Shard is the in-memory index of one region: for every geo key, the
+// members whose position the router placed here. It is safe for
+// concurrent use; searches share a read lock, writes take it alone.
+type Shard struct {
+	mu   sync.RWMutex
+	sets map[Key]*set
+}
+
+// New returns an empty shard.
+func New() *Shard {
+	return &Shard{sets: make(map[Key]*set)}
+}
+
+// Put stores e, replacing the member's previous copy, which it returns.
+func (s *Shard) Put(k Key, e Entry) (old Entry, existed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.sets[k]
+	if st == nil {
+		st = newSet()
+		s.sets[k] = st
+	}
+	return st.put(e)
+}
+
+// Get returns the member's copy in this shard.
+func (s *Shard) Get(k Key, member string) (Entry, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if st := s.sets[k]; st != nil {
+		if it, ok := st.members[member]; ok {
+			return it.entry(), true
+		}
+	}
+	return Entry{}, false
+}
+
+// Delete removes the member's copy unless it was written after notAfter:
+// a handoff's late delete must not remove a newer copy.
+func (s *Shard) Delete(k Key, member string, notAfter int64) (Entry, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.sets[k]
+	if st == nil {
+		return Entry{}, false
+	}
+	if it, ok := st.members[member]; !ok || it.stamp > notAfter {
+		return Entry{}, false
+	}
+	e, ok := st.delete(member)
+	if len(st.members) == 0 {
+		delete(s.sets, k)
+	}
+	return e, ok
+}
+
+// Search appends, in Redis's discovery order (cell by cell, each in score
+// order), the copies that q matches and that were written at or after
+// minStamp. With limit > 0 it stops after limit hits, as COUNT ... ANY does.
+func (s *Shard) Search(k Key, q *geo.Search, minStamp int64, limit int, dst []Hit) []Hit {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	st := s.sets[k]
+	if st == nil {
+		return dst
+	}
+	found := 0
+	for i, c := range q.Cells {
+		if limit > 0 && found >= limit {
+			break
+		}
+		st.ascend(c.Min, func(it *item) bool {
+			if it.score >= c.Max {
+				return false
+			}
+			if it.stamp < minStamp {
+				return true
+			}
+			if d, ok := q.Match(it.lon, it.lat); ok {
+				dst = append(dst, Hit{Entry: it.entry(), Dist: d, Cell: i})
+				found++
+			}
+			return limit <= 0 || found < limit
+		})
+	}
+	return dst
+}
+
+// Ascend calls fn, in sorted-set order, for each copy with score >= min
+// written at or after minStamp, until fn returns false. fn runs under the
+// shard's read lock and must not call back into the shard.
+func (s *Shard) Ascend(k Key, min float64, minStamp int64, fn func(Entry) bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if st := s.sets[k]; st != nil {
+		st.ascend(min, func(it *item) bool {
+			return it.stamp < minStamp || fn(it.entry())
+		})
+	}
+}
+
+// Descend is Ascend in reverse order, from the copies with score <= max.
+func (s *Shard) Descend(k Key, max float64, minStamp int64, fn func(Entry) bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if st := s.sets[k]; st != nil {
+		st.descend(max, func(it *item) bool {
+			return it.stamp < minStamp || fn(it.entry())
+		})
+	}
+}
+
+// Len returns how many copies of the key's members this shard holds.
+func (s *Shard) Len(k Key) int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if st := s.sets[k]; st != nil {
+		return len(st.members)
+	}
+	return 0
+}
+
+// Drop removes the key and returns how many copies it held.
+func (s *Shard) Drop(k Key) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	if st := s.sets[k]; st != nil {
+		n = len(st.members)
+		delete(s.sets, k)
+	}
+	return n
+}
+
+// Rename moves the key's copies to another name, replacing what was there.
+func (s *Shard) Rename(from, to Key) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.sets[from]
+	delete(s.sets, to)
+	if st != nil {
+		delete(s.sets, from)
+		s.sets[to] = st
+	}
+}
+
+// Reclaim removes the copies written before the cut-off that minStamp
+// returns for their key (0: keep everything) and reports each one.
+func (s *Shard) Reclaim(minStamp func(Key) int64, removed func(Key, Entry)) {
+	type victim struct {
+		k Key
+		m string
+	}
+	var victims []victim
+	s.mu.RLock()
+	for k, st := range s.sets {
+		cut := minStamp(k)
+		if cut == 0 {
+			continue
+		}
+		for m, it := range st.members {
+			if it.stamp < cut {
+				victims = append(victims, victim{k, m})
+			}
+		}
+	}
+	s.mu.RUnlock()
+	for _, v := range victims {
+		cut := minStamp(v.k)
+		if e, ok := s.Delete(v.k, v.m, cut-1); ok {
+			removed(v.k, e)
+		}
+	}
+}
