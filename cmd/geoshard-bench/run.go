@@ -80,6 +80,8 @@ func run(ctx context.Context, cfg config, out, progress io.Writer) (*report, err
 		}
 		rep.Phases = append(rep.Phases, pr)
 		if ctx.Err() != nil {
+			// Show what was measured so far; the last phase is partial.
+			rep.print(out)
 			return rep, fmt.Errorf("interrupted during %s: %w", ph.name, ctx.Err())
 		}
 	}
@@ -212,7 +214,7 @@ func runLoadPhase(ctx context.Context, cfg *config, targets []*target, ph phaseS
 			res.BytesPerDriver = float64(res.UsedMemory-res.UsedMemoryBefore) / float64(rep.n)
 		}
 		fmt.Fprintf(progress, "  load %s: %d drivers in %.2fs (%.0f/s), %d members, used_memory %d\n",
-			t, res.Ops, res.Seconds, res.OpsPerSec, res.Members, res.UsedMemory)
+			t, res.Ops, res.Seconds, res.OpsPerSecOverall, res.Members, res.UsedMemory)
 	}
 	return pr, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"syscall"
 	"time"
 )
@@ -40,8 +41,9 @@ func (s *connStats) add(o *connStats) {
 type phaseStats struct {
 	connStats
 	elapsed time.Duration
-	srvCPU  float64 // server CPU seconds; negative once any round lacked INFO
-	cliCPU  float64 // this process's CPU seconds
+	srvCPU  float64   // server CPU seconds; negative once any round lacked INFO
+	cliCPU  float64   // this process's CPU seconds
+	rates   []float64 // ops/s of each round
 }
 
 func newPhaseStats() *phaseStats { return &phaseStats{connStats: *newConnStats()} }
@@ -51,6 +53,7 @@ func newPhaseStats() *phaseStats { return &phaseStats{connStats: *newConnStats()
 func (p *phaseStats) addRound(c *connStats, elapsed time.Duration, srvCPU, cliCPU float64) {
 	p.add(c)
 	p.elapsed += elapsed
+	p.rates = append(p.rates, rate(c.ops, elapsed))
 	if srvCPU < 0 || p.srvCPU < 0 {
 		p.srvCPU = -1
 	} else {
@@ -71,4 +74,20 @@ func processCPU() float64 {
 
 func tvSeconds(tv syscall.Timeval) float64 {
 	return float64(tv.Sec) + float64(tv.Usec)/1e6
+}
+
+// medianRate is the middle of the rounds' rates. On a shared machine a
+// neighbour's burst can halve one round; the median ignores such a round
+// where the overall rate (total ops / total time) would carry it.
+func (p *phaseStats) medianRate() float64 {
+	if len(p.rates) == 0 {
+		return 0
+	}
+	r := slices.Clone(p.rates)
+	slices.Sort(r)
+	n := len(r)
+	if n%2 == 1 {
+		return r[n/2]
+	}
+	return (r[n/2-1] + r[n/2]) / 2
 }
