@@ -2,6 +2,7 @@ package geo
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 )
 
@@ -17,6 +18,9 @@ func AppendCoord(dst []byte, x float64) []byte {
 	case x < -math.MaxFloat64:
 		return append(dst, "-inf"...)
 	}
+	if out, ok := appendFixed17(dst, x); ok {
+		return out
+	}
 	start := len(dst)
 	dst = strconv.AppendFloat(dst, x, 'f', 17, 64)
 	end := len(dst)
@@ -31,6 +35,54 @@ func AppendCoord(dst []byte, x float64) []byte {
 		dst = append(dst[:start], '0')
 	}
 	return dst
+}
+
+// appendFixed17 is the fast path of AppendCoord for doubles in
+// [2^-11, 2^52) in magnitude (every coordinate except the few cells
+// nearest 0): the fraction mant/2^k times 10^17 is exact in 128 bits, so
+// the 17 decimals are rounded half to even exactly as printf does.
+// strconv's 'f' with 17 decimals would take its slow big-decimal path.
+func appendFixed17(dst []byte, x float64) ([]byte, bool) {
+	const pow17 = 100000000000000000
+	b := math.Float64bits(x)
+	exp := int(b>>52) & 0x7ff
+	if exp == 0 || exp == 0x7ff {
+		return dst, false
+	}
+	k := 1075 - exp // x = mant / 2^k
+	if k < 1 || k > 63 {
+		return dst, false
+	}
+	mant := b&(1<<52-1) | 1<<52
+	ip := mant >> k
+	fm := mant & (1<<k - 1)
+	hi, lo := bits.Mul64(fm, pow17)
+	q := hi<<(64-k) | lo>>k // < 10^17 because fm < 2^k
+	r, half := lo&(1<<k-1), uint64(1)<<(k-1)
+	if r > half || (r == half && q&1 == 1) {
+		q++
+		if q == pow17 {
+			q, ip = 0, ip+1
+		}
+	}
+	if b>>63 != 0 && (ip != 0 || q != 0) {
+		dst = append(dst, '-')
+	}
+	dst = strconv.AppendUint(dst, ip, 10)
+	if q == 0 {
+		return dst, true
+	}
+	var frac [17]byte
+	n := 17
+	for i := 16; i >= 0; i-- {
+		frac[i] = byte('0' + q%10)
+		q /= 10
+	}
+	for frac[n-1] == '0' {
+		n--
+	}
+	dst = append(dst, '.')
+	return append(dst, frac[:n]...), true
 }
 
 // AppendDist appends a distance (already divided by the unit factor) as

@@ -2,6 +2,9 @@ package geo
 
 import (
 	"math"
+	"math/rand"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -55,5 +58,46 @@ func TestAppendScore(t *testing.T) {
 		if got := string(AppendScore(nil, tc.in)); got != tc.want {
 			t.Errorf("AppendScore(%v) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestAppendCoordFastPath compares the 128-bit fast path with strconv's
+// exact 'f' formatting.
+func TestAppendCoordFastPath(t *testing.T) {
+	slow := func(x float64) string {
+		s := strconv.FormatFloat(x, 'f', 17, 64)
+		s = strings.TrimRight(s, "0")
+		s = strings.TrimSuffix(s, ".")
+		if s == "-0" {
+			s = "0"
+		}
+		return s
+	}
+	rng := rand.New(rand.NewSource(6))
+	fast := 0
+	for i := 0; i < 300000; i++ {
+		var x float64
+		switch i % 4 {
+		case 0:
+			x = (rng.Float64() - 0.5) * 360
+		case 1:
+			x, _ = Decode(float64(rng.Int63n(1 << 52)))
+		case 2:
+			x = math.Float64frombits(rng.Uint64())
+		default:
+			x = math.Ldexp(float64(rng.Int63n(1<<20)), -rng.Intn(70)) // short binary fractions: exact ties
+		}
+		if x != x || math.IsInf(x, 0) {
+			continue
+		}
+		if _, ok := appendFixed17(nil, x); ok {
+			fast++
+		}
+		if got, want := string(AppendCoord(nil, x)), slow(x); got != want {
+			t.Fatalf("AppendCoord(%v) = %s, want %s", x, got, want)
+		}
+	}
+	if fast < 150000 {
+		t.Fatalf("fast path used only %d times", fast)
 	}
 }
