@@ -59,7 +59,7 @@ func (r *Reader) readOne() ([][]byte, error) {
 	if b[0] != '*' {
 		return r.readInline()
 	}
-	line, err := r.readLine(maxInlineLen, "too big mbulk count string")
+	line, err := r.readLine(maxInlineLen, "too big mbulk count string", true, "invalid multibulk length")
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func (r *Reader) readOne() ([][]byte, error) {
 	type span struct{ lo, hi int }
 	spans := make([]span, 0, 8)
 	for i := int64(0); i < n; i++ {
-		line, err := r.readLine(maxInlineLen, "too big bulk count string")
+		line, err := r.readLine(maxInlineLen, "too big bulk count string", true, "invalid bulk length")
 		if err != nil {
 			return nil, err
 		}
@@ -131,7 +131,7 @@ func unexpected(err error) error {
 }
 
 // readLine returns one CRLF- (or LF-) terminated line without its end.
-func (r *Reader) readLine(limit int, tooBig string) ([]byte, error) {
+func (r *Reader) readLine(limit int, tooBig string, strict bool, bareLF string) ([]byte, error) {
 	line, err := r.rd.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		// Longer than the buffer: keep reading up to Redis's limit.
@@ -154,12 +154,16 @@ func (r *Reader) readLine(limit int, tooBig string) ([]byte, error) {
 	line = line[:len(line)-1]
 	if len(line) > 0 && line[len(line)-1] == '\r' {
 		line = line[:len(line)-1]
+	} else if strict {
+		// Redis ends these lines at '\r': what a bare LF ends is not a
+		// number it can read.
+		return nil, ProtocolError(bareLF)
 	}
 	return line, nil
 }
 
 func (r *Reader) readInline() ([][]byte, error) {
-	line, err := r.readLine(maxInlineLen, "too big inline request")
+	line, err := r.readLine(maxInlineLen, "too big inline request", false, "")
 	if err != nil {
 		return nil, err
 	}
@@ -170,12 +174,17 @@ func (r *Reader) readInline() ([][]byte, error) {
 	return words, nil
 }
 
+// parseLen reads a length as Redis's string2ll does: no '+', no leading
+// zeros, no spaces.
 func parseLen(b []byte) (int64, bool) {
-	if len(b) == 0 || len(b) > 19 {
+	if len(b) == 0 || len(b) > 20 || (len(b) > 1 && b[0] == '0') {
+		return 0, false
+	}
+	if b[0] == '-' && (len(b) == 1 || b[1] == '0') {
 		return 0, false
 	}
 	n, err := strconv.ParseInt(string(b), 10, 64)
-	return n, err == nil
+	return n, err == nil && b[0] != '+'
 }
 
 // ErrClosed is returned for a connection closed mid-request.

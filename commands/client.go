@@ -1,0 +1,94 @@
+package commands
+
+import (
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"geoshard/resp"
+)
+
+// Client is one connection's state.
+type Client struct {
+	W resp.Writer // replies waiting to be sent
+
+	id int64
+	db int
+	// info guards what CLIENT LIST reads from other connections.
+	info          sync.Mutex
+	name          string
+	libName       string
+	libVer        string
+	addr, laddr   string
+	created       time.Time
+	lastCmd       atomic.Value // string
+	authenticated bool
+	multi         *[]queued // commands queued since MULTI; nil outside one
+	multiFailed   bool      // a queued command was rejected: EXEC aborts
+	quit          bool
+}
+
+// NewClient registers a new connection with the engine.
+func (e *Engine) NewClient(addr, laddr string) *Client {
+	c := &Client{
+		W:       resp.Writer{Proto: 2},
+		addr:    addr,
+		laddr:   laddr,
+		created: time.Now(),
+	}
+	c.lastCmd.Store("NULL")
+	e.counters.connections.Add(1)
+	e.clients.add(c)
+	return c
+}
+
+// Close forgets a connection.
+func (e *Engine) Close(c *Client) { e.clients.remove(c) }
+
+// Quit reports whether the client asked to close the connection (QUIT).
+func (c *Client) Quit() bool { return c.quit }
+
+// ID returns the client's id, as CLIENT ID reports it.
+func (c *Client) ID() int64 { return c.id }
+
+type clientList struct {
+	mu     sync.Mutex
+	nextID int64
+	byID   map[int64]*Client
+}
+
+func (l *clientList) add(c *Client) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.nextID++
+	c.id = l.nextID
+	l.byID[c.id] = c
+}
+
+func (l *clientList) remove(c *Client) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.byID, c.id)
+}
+
+// all returns the connected clients in id order.
+func (l *clientList) all() []*Client {
+	l.mu.Lock()
+	out := make([]*Client, 0, len(l.byID))
+	for _, c := range l.byID {
+		out = append(out, c)
+	}
+	l.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
+	return out
+}
+
+func (l *clientList) len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.byID)
+}
+
+// Clients returns how many clients are connected.
+func (e *Engine) Clients() int { return e.clients.len() }

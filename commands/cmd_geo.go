@@ -1,0 +1,191 @@
+package commands
+
+import (
+	"geoshard/cluster"
+	"geoshard/geo"
+)
+
+func init() {
+	register(
+		&command{name: "geoadd", arity: -5, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: geoadd},
+		&command{name: "geopos", arity: -2, flags: []string{"readonly"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: geopos},
+		&command{name: "geodist", arity: -4, flags: []string{"readonly"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: geodist},
+		&command{name: "geohash", arity: -2, flags: []string{"readonly"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: geohash},
+	)
+}
+
+// parseLonLat reads a longitude and a latitude as GEOADD and FROMLONLAT
+// do: both numbers first, then the range.
+func parseLonLat(lonArg, latArg []byte) (lon, lat float64, err string) {
+	lon, ok := geo.ParseFloat(lonArg)
+	if !ok {
+		return 0, 0, errNotFloat
+	}
+	if lat, ok = geo.ParseFloat(latArg); !ok {
+		return 0, 0, errNotFloat
+	}
+	if !geo.Valid(lon, lat) {
+		return 0, 0, geo.InvalidPairError(lon, lat)
+	}
+	return lon, lat, ""
+}
+
+// geoadd: GEOADD key [NX|XX] [CH] lon lat member [lon lat member ...]
+func geoadd(e *Engine, c *Client, args [][]byte) {
+	var f cluster.AddFlags
+	ch := false
+	i := 2
+	for ; i < len(args); i++ {
+		switch {
+		case eq(args[i], "nx"):
+			f.NX = true
+		case eq(args[i], "xx"):
+			f.XX = true
+		case eq(args[i], "ch"):
+			ch = true
+		default:
+			goto triples
+		}
+	}
+triples:
+	rest := args[i:]
+	if len(rest)%3 != 0 || len(rest) == 0 || (f.NX && f.XX) {
+		c.W.Error(errSyntax)
+		return
+	}
+	// Every triple is checked before anything is written.
+	scores := make([]float64, len(rest)/3)
+	for j := range scores {
+		lon, lat, err := parseLonLat(rest[3*j], rest[3*j+1])
+		if err != "" {
+			c.W.Error(err)
+			return
+		}
+		scores[j] = geo.Encode(lon, lat)
+	}
+	if e.isString(c, args[1]) {
+		c.W.Error(errWrongType)
+		return
+	}
+	k := c.key(args[1])
+	n := 0
+	for j, score := range scores {
+		added, changed := e.router.Add(k, string(rest[3*j+2]), score, f)
+		if added || (ch && changed) {
+			n++
+		}
+	}
+	c.W.Int(int64(n))
+}
+
+// geopos: GEOPOS key [member ...]
+func geopos(e *Engine, c *Client, args [][]byte) {
+	if e.isString(c, args[1]) {
+		c.W.Error(errWrongType)
+		return
+	}
+	k := c.key(args[1])
+	c.W.Array(len(args) - 2)
+	for _, m := range args[2:] {
+		score, ok := e.router.Score(k, string(m))
+		if !ok {
+			c.W.NullArray()
+			continue
+		}
+		lon, lat := geo.Decode(score)
+		c.W.Array(2)
+		writeCoord(c, lon)
+		writeCoord(c, lat)
+	}
+}
+
+// geodist: GEODIST key member1 member2 [unit]
+func geodist(e *Engine, c *Client, args [][]byte) {
+	unit := 1.0
+	if len(args) > 5 {
+		c.W.Error(errSyntax)
+		return
+	}
+	if len(args) == 5 {
+		var ok bool
+		if unit, ok = geo.ParseUnit(args[4]); !ok {
+			c.W.Error(errUnit)
+			return
+		}
+	}
+	if e.isString(c, args[1]) {
+		c.W.Error(errWrongType)
+		return
+	}
+	k := c.key(args[1])
+	s1, ok1 := e.router.Score(k, string(args[2]))
+	s2, ok2 := e.router.Score(k, string(args[3]))
+	if !ok1 || !ok2 {
+		c.W.Null()
+		return
+	}
+	lon1, lat1 := geo.Decode(s1)
+	lon2, lat2 := geo.Decode(s2)
+	writeDist(c, geo.Distance(lon1, lat1, lon2, lat2)/unit)
+}
+
+// geohash: GEOHASH key [member ...]
+func geohash(e *Engine, c *Client, args [][]byte) {
+	if e.isString(c, args[1]) {
+		c.W.Error(errWrongType)
+		return
+	}
+	k := c.key(args[1])
+	c.W.Array(len(args) - 2)
+	for _, m := range args[2:] {
+		score, ok := e.router.Score(k, string(m))
+		if !ok {
+			c.W.Null()
+			continue
+		}
+		c.W.BulkString(geo.Hash(score))
+	}
+}
+
+// writeCoord writes a coordinate: a bulk string in RESP2, a double in RESP3,
+// with the same 17-decimal text.
+func writeCoord(c *Client, x float64) {
+	var buf [40]byte
+	c.W.DoubleText(geo.AppendCoord(buf[:0], x))
+}
+
+// writeDist writes a distance: always a bulk string with 4 decimals.
+func writeDist(c *Client, d float64) {
+	var buf [40]byte
+	c.W.Bulk(geo.AppendDist(buf[:0], d))
+}
+
+// writeScore writes a sorted-set score as Redis prints doubles.
+func writeScore(c *Client, x float64) {
+	var buf [40]byte
+	c.W.DoubleText(geo.AppendScore(buf[:0], x))
+}
+
+// isString reports whether the key holds a string, so sorted-set commands
+// answer WRONGTYPE.
+func (e *Engine) isString(c *Client, key []byte) bool {
+	_, ok := e.dbs[c.db].strings[string(key)]
+	return ok
+}
+
+// eq compares a word with a lower-case keyword, ignoring case.
+func eq(b []byte, lower string) bool {
+	if len(b) != len(lower) {
+		return false
+	}
+	for i := range b {
+		ch := b[i]
+		if 'A' <= ch && ch <= 'Z' {
+			ch += 'a' - 'A'
+		}
+		if ch != lower[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,328 @@
+package commands
+
+import (
+	"geoshard/cluster"
+	"geoshard/geo"
+	"geoshard/shard"
+)
+
+func init() {
+	georadius := func(e *Engine, c *Client, args [][]byte) { geoSearch(e, c, args, byCoords) }
+	georadiusRO := func(e *Engine, c *Client, args [][]byte) { geoSearch(e, c, args, byCoords|noStore) }
+	bymember := func(e *Engine, c *Client, args [][]byte) { geoSearch(e, c, args, byMember) }
+	bymemberRO := func(e *Engine, c *Client, args [][]byte) { geoSearch(e, c, args, byMember|noStore) }
+	search := func(e *Engine, c *Client, args [][]byte) { geoSearch(e, c, args, searchCmd) }
+	searchStore := func(e *Engine, c *Client, args [][]byte) { geoSearch(e, c, args, searchCmd|searchStore) }
+	register(
+		&command{name: "georadius", arity: -6, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: georadius, exclusiveIf: hasStore},
+		&command{name: "georadius_ro", arity: -6, flags: []string{"readonly"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: georadiusRO},
+		&command{name: "georadiusbymember", arity: -5, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: bymember, exclusiveIf: hasStore},
+		&command{name: "georadiusbymember_ro", arity: -5, flags: []string{"readonly"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: bymemberRO},
+		&command{name: "geosearch", arity: -7, flags: []string{"readonly"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: search},
+		&command{name: "geosearchstore", arity: -8, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 2, keyStep: 1, handler: searchStore, exclusive: true},
+	)
+}
+
+// hasStore reports whether a GEORADIUS* command will write a key, which
+// makes it need the keyspace alone.
+func hasStore(args [][]byte) bool {
+	for _, a := range args {
+		if eq(a, "store") || eq(a, "storedist") {
+			return true
+		}
+	}
+	return false
+}
+
+// Which command of the family is running.
+const (
+	byCoords    = 1 << iota // GEORADIUS: centre and radius are positional
+	byMember                // GEORADIUSBYMEMBER: member and radius are positional
+	searchCmd               // GEOSEARCH: everything is an option
+	searchStore             // GEOSEARCHSTORE
+	noStore                 // the _RO variants
+)
+
+const (
+	sortNone = iota
+	sortAsc
+	sortDesc
+)
+
+// searchArgs is a parsed search request.
+type searchArgs struct {
+	lon, lat            float64
+	shape               geo.Shape
+	withDist, withHash  bool
+	withCoord, any      bool
+	sort                int
+	count               int64
+	storeKey            []byte
+	storeDist           bool
+	fromMember, fromLoc bool
+	byRadius, byBox     bool
+}
+
+// geoSearch runs the GEORADIUS and GEOSEARCH families, checking arguments
+// in exactly Redis's order (GEO-SPEC §6.5).
+func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
+	srcArg := args[1]
+	if flags&searchStore != 0 {
+		srcArg = args[2] // the destination is never type-checked
+	}
+	if e.isString(c, srcArg) {
+		c.W.Error(errWrongType)
+		return
+	}
+	src := c.key(srcArg)
+	exists := func() bool { return e.router.Card(src) > 0 }
+	var a searchArgs
+	base := 2
+	switch {
+	case flags&byCoords != 0:
+		base = 6
+		lon, lat, err := parseLonLat(args[2], args[3])
+		if err != "" {
+			c.W.Error(err)
+			return
+		}
+		a.lon, a.lat = lon, lat
+		if err := parseRadius(&a.shape, args[4], args[5]); err != "" {
+			c.W.Error(err)
+			return
+		}
+	case flags&byMember != 0:
+		base = 5
+		score, ok := e.router.Score(src, string(args[2]))
+		if !ok {
+			if exists() {
+				c.W.Error(errNoMember)
+				return
+			}
+			break // a missing key checks no radius
+		}
+		a.lon, a.lat = geo.Decode(score)
+		if err := parseRadius(&a.shape, args[3], args[4]); err != "" {
+			c.W.Error(err)
+			return
+		}
+	case flags&searchStore != 0:
+		base = 3
+		a.storeKey = args[1]
+	}
+	if err := parseSearchOptions(e, c, &a, src, exists, args[base:], flags); err != "" {
+		c.W.Error(err)
+		return
+	}
+	if err := a.validate(args[0], flags); err != "" {
+		c.W.Error(err)
+		return
+	}
+	if a.count != 0 && a.sort == sortNone && !a.any {
+		a.sort = sortAsc
+	}
+	var res cluster.Result
+	if !(flags&byMember != 0 && a.shape.Unit == 0) { // BYMEMBER on a missing key found nothing
+		limit := 0
+		if a.any {
+			limit = int(a.count)
+		}
+		res = e.router.Search(src, geo.NewSearch(a.lon, a.lat, a.shape), limit)
+	}
+	hits := res.Hits
+	n := len(hits)
+	if a.count > 0 && int64(n) > a.count {
+		n = int(a.count)
+	}
+	dist := func(h *shard.Hit) float64 { return h.Dist }
+	switch {
+	case a.sort == sortNone:
+	case n == len(hits):
+		geo.Sort(hits, dist, a.sort == sortDesc)
+	default:
+		geo.SortTop(hits, n, dist, a.sort == sortDesc)
+	}
+	hits = hits[:n]
+	if a.storeKey != nil {
+		e.store(c, a.storeKey, hits, a.storeDist, a.shape.Unit)
+		return
+	}
+	a.reply(c, hits)
+}
+
+// parseRadius reads "radius unit".
+func parseRadius(s *geo.Shape, radius, unit []byte) string {
+	r, ok := geo.ParseFloat(radius)
+	if !ok {
+		return "ERR need numeric radius"
+	}
+	if r < 0 {
+		return "ERR radius cannot be negative"
+	}
+	f, ok := geo.ParseUnit(unit)
+	if !ok {
+		return errUnit
+	}
+	*s = geo.Shape{Radius: r, Unit: f}
+	return ""
+}
+
+// parseBox reads "width height unit".
+func parseBox(s *geo.Shape, width, height, unit []byte) string {
+	w, ok := geo.ParseFloat(width)
+	if !ok {
+		return "ERR need numeric width"
+	}
+	h, ok := geo.ParseFloat(height)
+	if !ok {
+		return "ERR need numeric height"
+	}
+	if h < 0 || w < 0 {
+		return "ERR height or width cannot be negative"
+	}
+	f, ok := geo.ParseUnit(unit)
+	if !ok {
+		return errUnit
+	}
+	*s = geo.Shape{Box: true, Width: w, Height: h, Unit: f}
+	return ""
+}
+
+// parseSearchOptions scans the options left to right; the first error
+// stops it, as in Redis.
+func parseSearchOptions(e *Engine, c *Client, a *searchArgs, src shard.Key, exists func() bool, opts [][]byte, flags int) string {
+	search := flags&searchCmd != 0
+	for i := 0; i < len(opts); i++ {
+		left := len(opts) - i - 1 // words after this one
+		o := opts[i]
+		switch {
+		case eq(o, "withdist"):
+			a.withDist = true
+		case eq(o, "withhash"):
+			a.withHash = true
+		case eq(o, "withcoord"):
+			a.withCoord = true
+		case eq(o, "any"):
+			a.any = true
+		case eq(o, "asc"):
+			a.sort = sortAsc
+		case eq(o, "desc"):
+			a.sort = sortDesc
+		case eq(o, "count") && left >= 1:
+			n, ok := geo.ParseInt(opts[i+1])
+			if !ok {
+				return errNotInt
+			}
+			if n <= 0 {
+				return "ERR COUNT must be > 0"
+			}
+			a.count = n
+			i++
+		case (eq(o, "store") || eq(o, "storedist")) && left >= 1 && flags&(noStore|searchCmd) == 0:
+			a.storeKey = opts[i+1]
+			a.storeDist = eq(o, "storedist")
+			i++
+		case eq(o, "storedist") && flags&searchStore != 0:
+			a.storeDist = true
+		case eq(o, "frommember") && left >= 1 && search && !a.fromLoc:
+			a.fromMember = true
+			m := string(opts[i+1])
+			i++
+			score, ok := e.router.Score(src, m)
+			if !ok {
+				if exists() {
+					return errNoMember
+				}
+				continue
+			}
+			a.lon, a.lat = geo.Decode(score)
+		case eq(o, "fromlonlat") && left >= 2 && search && !a.fromMember:
+			lon, lat, err := parseLonLat(opts[i+1], opts[i+2])
+			if err != "" {
+				return err
+			}
+			a.lon, a.lat, a.fromLoc = lon, lat, true
+			i += 2
+		case eq(o, "byradius") && left >= 2 && search && !a.byBox:
+			if err := parseRadius(&a.shape, opts[i+1], opts[i+2]); err != "" {
+				return err
+			}
+			a.byRadius = true
+			i += 2
+		case eq(o, "bybox") && left >= 3 && search && !a.byRadius:
+			if err := parseBox(&a.shape, opts[i+1], opts[i+2], opts[i+3]); err != "" {
+				return err
+			}
+			a.byBox = true
+			i += 3
+		default:
+			return errSyntax
+		}
+	}
+	return ""
+}
+
+// validate applies the checks Redis makes after scanning the options.
+func (a *searchArgs) validate(name []byte, flags int) string {
+	if a.storeKey != nil && (a.withDist || a.withHash || a.withCoord) {
+		if flags&searchStore != 0 {
+			return "ERR GEOSEARCHSTORE is not compatible with WITHDIST, WITHHASH and WITHCOORD options"
+		}
+		return "ERR STORE option in GEORADIUS is not compatible with WITHDIST, WITHHASH and WITHCOORD options"
+	}
+	if flags&searchCmd != 0 && !(a.fromMember || a.fromLoc) {
+		return "ERR exactly one of FROMMEMBER or FROMLONLAT can be specified for " + string(name)
+	}
+	if flags&searchCmd != 0 && !(a.byRadius || a.byBox) {
+		return "ERR exactly one of BYRADIUS and BYBOX can be specified for " + string(name)
+	}
+	if a.any && a.count == 0 {
+		return "ERR the ANY argument requires COUNT argument"
+	}
+	return ""
+}
+
+// reply writes the found members, each with the extras asked for, always
+// in the order distance, hash, coordinates.
+func (a *searchArgs) reply(c *Client, hits []shard.Hit) {
+	extras := 0
+	for _, on := range []bool{a.withDist, a.withHash, a.withCoord} {
+		if on {
+			extras++
+		}
+	}
+	c.W.Array(len(hits))
+	for i := range hits {
+		h := &hits[i]
+		if extras > 0 {
+			c.W.Array(extras + 1)
+		}
+		c.W.BulkString(h.Member)
+		if a.withDist {
+			writeDist(c, h.Dist/a.shape.Unit)
+		}
+		if a.withHash {
+			c.W.Int(int64(h.Score))
+		}
+		if a.withCoord {
+			c.W.Array(2)
+			writeCoord(c, h.Lon)
+			writeCoord(c, h.Lat)
+		}
+	}
+}
+
+// store replaces dst with a sorted set of the hits, scored by position or
+// by distance in the request's unit; no hits delete dst.
+func (e *Engine) store(c *Client, dst []byte, hits []shard.Hit, byDist bool, unit float64) {
+	e.deleteKey(c.db, string(dst))
+	k := c.key(dst)
+	for _, h := range hits {
+		score := h.Score
+		if byDist {
+			score = h.Dist / unit
+		}
+		e.router.Add(k, h.Member, score, cluster.AddFlags{})
+	}
+	c.W.Int(int64(len(hits)))
+}

@@ -1,0 +1,122 @@
+package commands
+
+import (
+	"time"
+
+	"geoshard/shard"
+)
+
+// db is one logical database's keyspace beyond geo keys: string values and
+// the expiry times of keys of any type. Geo keys (sorted sets) live in the
+// router. Ordinary commands only read these maps; commands that change
+// them are exclusive (Engine.mu), so the maps need no lock of their own.
+type db struct {
+	strings map[string][]byte
+	expires map[string]int64 // unix ms
+}
+
+func newDB() *db {
+	return &db{strings: make(map[string][]byte), expires: make(map[string]int64)}
+}
+
+// kind is what a key holds.
+type kind int
+
+const (
+	none kind = iota
+	kindString
+	kindZset
+)
+
+func (k kind) String() string {
+	switch k {
+	case kindString:
+		return "string"
+	case kindZset:
+		return "zset"
+	}
+	return "none"
+}
+
+func nowMS() int64 { return time.Now().UnixMilli() }
+
+// kindOf reports what the key holds in the client's database.
+func (e *Engine) kindOf(c *Client, key []byte) kind {
+	d := e.dbs[c.db]
+	if _, ok := d.strings[string(key)]; ok {
+		return kindString
+	}
+	if e.router.Card(c.key(key)) > 0 {
+		return kindZset
+	}
+	return none
+}
+
+// expired reports whether the key has a TTL that has run out.
+func (d *db) expired(key string, now int64) bool {
+	at, ok := d.expires[key]
+	return ok && at <= now
+}
+
+// anyExpired reports whether a key the command names has expired and must
+// be deleted before it runs.
+func (e *Engine) anyExpired(dbIndex int, cmd *command, args [][]byte) bool {
+	d := e.dbs[dbIndex]
+	if len(d.expires) == 0 {
+		return false
+	}
+	now := nowMS()
+	for _, k := range cmd.keys(args) {
+		if d.expired(string(k), now) {
+			return true
+		}
+	}
+	return false
+}
+
+// expireKeys deletes the command's keys whose TTL has run out. The caller
+// holds the keyspace alone.
+func (e *Engine) expireKeys(dbIndex int, cmd *command, args [][]byte) {
+	d := e.dbs[dbIndex]
+	if len(d.expires) == 0 {
+		return
+	}
+	now := nowMS()
+	for _, k := range cmd.keys(args) {
+		if d.expired(string(k), now) {
+			e.deleteKey(dbIndex, string(k))
+		}
+	}
+}
+
+// deleteKey removes a key of any type and its TTL; the caller holds the
+// keyspace alone.
+func (e *Engine) deleteKey(dbIndex int, key string) bool {
+	d := e.dbs[dbIndex]
+	delete(d.expires, key)
+	if _, ok := d.strings[key]; ok {
+		delete(d.strings, key)
+		return true
+	}
+	return e.router.Drop(shard.Key{DB: dbIndex, Name: key})
+}
+
+// ExpireCycle deletes keys whose TTL has run out, and forgets TTLs of keys
+// that no longer exist (a geo key whose last position expired), as Redis's
+// active expiry does.
+func (e *Engine) ExpireCycle() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	now := nowMS()
+	for i, d := range e.dbs {
+		for k, at := range d.expires {
+			if at <= now {
+				e.deleteKey(i, k)
+				continue
+			}
+			if _, ok := d.strings[k]; !ok && e.router.Card(shard.Key{DB: i, Name: k}) == 0 {
+				delete(d.expires, k)
+			}
+		}
+	}
+}

@@ -1,0 +1,175 @@
+// Package commands is geoshard's Redis command surface: it parses each
+// command, applies Redis 7.0's semantics on top of the router, and writes
+// the reply byte for byte as Redis would.
+package commands
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"geoshard/cluster"
+	"geoshard/shard"
+)
+
+// Databases is how many logical databases SELECT can choose from.
+const Databases = 16
+
+// Engine executes commands for every client of a server.
+type Engine struct {
+	router *cluster.Router
+	config *Config
+	start  time.Time
+
+	// mu lets ordinary commands run side by side (they touch members,
+	// which the router keeps consistent) and gives commands that change
+	// whole keys (DEL, RENAME, EXPIRE, SET, STORE, EXEC...) the keyspace
+	// alone, which is what makes them atomic as in Redis.
+	mu  sync.RWMutex
+	dbs [Databases]*db
+
+	clients  clientList
+	counters counters
+}
+
+// New returns an engine on top of a router.
+func New(r *cluster.Router, cfg *Config) *Engine {
+	e := &Engine{router: r, config: cfg, start: time.Now()}
+	for i := range e.dbs {
+		e.dbs[i] = newDB()
+	}
+	e.clients.byID = make(map[int64]*Client)
+	return e
+}
+
+// Router returns the router the engine runs on.
+func (e *Engine) Router() *cluster.Router { return e.router }
+
+type counters struct {
+	commands    atomic.Int64
+	connections atomic.Int64
+	rejected    atomic.Int64
+	perCommand  sync.Map // name -> *commandStat
+}
+
+type commandStat struct {
+	calls, usec, failed atomic.Int64
+}
+
+func (e *Engine) stat(name string) *commandStat {
+	if s, ok := e.counters.perCommand.Load(name); ok {
+		return s.(*commandStat)
+	}
+	s, _ := e.counters.perCommand.LoadOrStore(name, new(commandStat))
+	return s.(*commandStat)
+}
+
+// Exec runs one command for the client and queues its reply in c.W.
+func (e *Engine) Exec(c *Client, args [][]byte) {
+	e.counters.commands.Add(1)
+	name := strings.ToLower(string(args[0]))
+	cmd := table[name]
+	if cmd != nil && cmd.subcommands != nil && len(args) > 1 {
+		if sub := cmd.subcommands[strings.ToLower(string(args[1]))]; sub != nil {
+			cmd = sub
+		}
+	}
+	if c.multi != nil && !isMultiControl(name) {
+		e.queue(c, cmd, args)
+		return
+	}
+	if err := e.check(c, cmd, args); err != "" {
+		c.W.Error(err)
+		return
+	}
+	e.run(c, cmd, args)
+}
+
+// check returns the error Redis gives before running a command at all.
+func (e *Engine) check(c *Client, cmd *command, args [][]byte) string {
+	if cmd == nil {
+		return unknownCommand(args)
+	}
+	if !c.authenticated && e.config.RequirePass() != "" && !cmd.noAuth {
+		return "NOAUTH Authentication required."
+	}
+	if cmd.subcommands != nil && len(args) > 1 && cmd.handler == nil {
+		return "ERR unknown subcommand '" + truncate(string(args[1]), 128) +
+			"'. Try " + strings.ToUpper(cmd.name) + " HELP."
+	}
+	if n := len(args); (cmd.arity > 0 && n != cmd.arity) || n < -cmd.arity {
+		return "ERR wrong number of arguments for '" + cmd.fullName() + "' command"
+	}
+	return ""
+}
+
+// run executes a checked command under the keyspace lock it needs.
+func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
+	st := e.stat(cmd.fullName())
+	begin := time.Now()
+	before := len(c.W.Buf)
+	if cmd.exclusive || (cmd.exclusiveIf != nil && cmd.exclusiveIf(args)) {
+		e.mu.Lock()
+		e.expireKeys(c.db, cmd, args)
+		cmd.handler(e, c, args)
+		e.mu.Unlock()
+	} else {
+		e.mu.RLock()
+		if e.anyExpired(c.db, cmd, args) {
+			e.mu.RUnlock()
+			e.mu.Lock()
+			e.expireKeys(c.db, cmd, args)
+			cmd.handler(e, c, args)
+			e.mu.Unlock()
+		} else {
+			cmd.handler(e, c, args)
+			e.mu.RUnlock()
+		}
+	}
+	st.calls.Add(1)
+	st.usec.Add(time.Since(begin).Microseconds())
+	if len(c.W.Buf) > before && c.W.Buf[before] == '-' {
+		st.failed.Add(1)
+	}
+}
+
+// runLocked executes a command whose caller already holds the keyspace
+// alone (EXEC).
+func (e *Engine) runLocked(c *Client, cmd *command, args [][]byte) {
+	e.expireKeys(c.db, cmd, args)
+	cmd.handler(e, c, args)
+}
+
+func unknownCommand(args [][]byte) string {
+	// As Redis builds it: at most about 128 bytes of the arguments.
+	var list []byte
+	for _, a := range args[1:] {
+		if len(list) >= 128 {
+			break
+		}
+		list = append(list, '\'')
+		list = append(list, truncate(string(a), 128-len(list))...)
+		list = append(list, "' "...)
+	}
+	return "ERR unknown command '" + truncate(string(args[0]), 128) +
+		"', with args beginning with: " + string(list)
+}
+
+// truncate cuts s to n bytes and at its first NUL, as C's "%.*s" does in
+// Redis's messages.
+func truncate(s string, n int) string {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
+	}
+	if n < 0 {
+		n = 0
+	}
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// key names a key of the client's database for the router.
+func (c *Client) key(name []byte) shard.Key { return shard.Key{DB: c.db, Name: string(name)} }

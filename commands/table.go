@@ -1,0 +1,65 @@
+package commands
+
+import "strings"
+
+// command describes one Redis command: how to check it, how COMMAND
+// reports it, and what runs it.
+type command struct {
+	name      string // lower case; subcommands "parent|sub"
+	arity     int    // Redis's convention: n exact, -n at least n words
+	flags     []string
+	exclusive bool // needs the keyspace alone (see Engine.mu)
+	// exclusiveIf makes a command exclusive only with some arguments
+	// (GEORADIUS ... STORE).
+	exclusiveIf func(args [][]byte) bool
+	noAuth    bool // allowed before AUTH
+	// Key positions as COMMAND reports them: first, last (-1: to the
+	// end), step; 0 when the command takes no key.
+	firstKey, lastKey, keyStep int
+	handler                    func(e *Engine, c *Client, args [][]byte)
+	subcommands                map[string]*command
+}
+
+func (c *command) fullName() string { return c.name }
+
+// table holds every command; each cmd_*.go file registers its own in
+// init, and nothing changes it afterwards.
+var table = map[string]*command{}
+
+func register(cmds ...*command) {
+	for _, c := range cmds {
+		if parent, sub, ok := strings.Cut(c.name, "|"); ok {
+			p := table[parent]
+			if p == nil {
+				p = &command{name: parent, arity: -2, subcommands: map[string]*command{}}
+				table[parent] = p
+			}
+			if p.subcommands == nil {
+				p.subcommands = map[string]*command{}
+			}
+			p.subcommands[sub] = c
+			continue
+		}
+		if old := table[c.name]; old != nil && old.subcommands != nil {
+			c.subcommands = old.subcommands
+		}
+		table[c.name] = c
+	}
+}
+
+// keys returns the key arguments of a command, by its key positions.
+func (c *command) keys(args [][]byte) [][]byte {
+	if c.firstKey <= 0 || c.firstKey >= len(args) {
+		return nil
+	}
+	last := c.lastKey
+	if last < 0 {
+		last = len(args) + last
+	}
+	last = min(last, len(args)-1)
+	var out [][]byte
+	for i := c.firstKey; i <= last; i += max(c.keyStep, 1) {
+		out = append(out, args[i])
+	}
+	return out
+}
