@@ -12,7 +12,7 @@ type command struct {
 	// exclusiveIf makes a command exclusive only with some arguments
 	// (GEORADIUS ... STORE).
 	exclusiveIf func(args [][]byte) bool
-	noAuth    bool // allowed before AUTH
+	noAuth      bool // allowed before AUTH
 	// Key positions as COMMAND reports them: first, last (-1: to the
 	// end), step; 0 when the command takes no key.
 	firstKey, lastKey, keyStep int
