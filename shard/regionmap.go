@@ -40,7 +40,7 @@ type Map struct {
 	catchAll ID
 	margin   float64
 	version  string
-	verNum   bool    // the version was a JSON number (kept for GeoJSON)
+	verNum   bool // the version was a JSON number (kept for GeoJSON)
 	polys    []rmPoly
 	byShard  [][]int32 // polygon indices of each shard
 	single   []bool    // the shard's feature was a Polygon, not a MultiPolygon

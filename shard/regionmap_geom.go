@@ -135,10 +135,10 @@ func rmSegHitsRect(x0, y0, x1, y1 float64, r geo.Rect) bool {
 	return true
 }
 
-// rmSegDist returns the planar distance, in degrees of latitude, from
-// (px, py) to segment a-b after scaling longitudes by cosp: an
+// rmSegDist2 returns the squared planar distance, in degrees of latitude,
+// from (px, py) to segment a-b after scaling longitudes by cosp: an
 // equirectangular projection centred on the point.
-func rmSegDist(px, py, cosp, ax, ay, bx, by float64) float64 {
+func rmSegDist2(px, py, cosp, ax, ay, bx, by float64) float64 {
 	ax, bx = (ax-px)*cosp, (bx-px)*cosp
 	ay, by = ay-py, by-py
 	ux, uy := bx-ax, by-ay
@@ -148,15 +148,16 @@ func rmSegDist(px, py, cosp, ax, ay, bx, by float64) float64 {
 		t = -(ax*ux + ay*uy) / l2
 		t = math.Max(0, math.Min(1, t))
 	}
-	return math.Hypot(ax+t*ux, ay+t*uy)
+	dx, dy := ax+t*ux, ay+t*uy
+	return dx*dx + dy*dy
 }
 
-// rmBoxDist is a lower bound, in the units of rmSegDist, of the distance
-// from the point to anything inside the box.
-func rmBoxDist(px, py, cosp float64, r geo.Rect) float64 {
+// rmBoxDist2 is a lower bound, in the units of rmSegDist2, of the squared
+// distance from the point to anything inside the box.
+func rmBoxDist2(px, py, cosp float64, r geo.Rect) float64 {
 	dx := math.Max(0, math.Max(r.MinLon-px, px-r.MaxLon)) * cosp
 	dy := math.Max(0, math.Max(r.MinLat-py, py-r.MaxLat))
-	return math.Hypot(dx, dy)
+	return dx*dx + dy*dy
 }
 
 // rmSignedArea returns twice the signed planar area of a closed ring,

@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -29,45 +30,17 @@ func rmBuildTree(items []geo.Rect) rmTree {
 	if n == 0 {
 		return t
 	}
-	// Sort items along a Z-order curve of their centres so that each node
-	// holds neighbours.
-	all := items[0]
-	for _, r := range items[1:] {
-		all = rmUnion(all, r)
+	t.boxes = append([]geo.Rect(nil), items...)
+	t.ref = make([]int32, n)
+	for i := range t.ref {
+		t.ref[i] = int32(i)
 	}
-	w, h := all.MaxLon-all.MinLon, all.MaxLat-all.MinLat
-	key := func(r geo.Rect) uint64 {
-		var x, y uint32
-		if w > 0 {
-			x = uint32(((r.MinLon+r.MaxLon)/2 - all.MinLon) / w * 65535)
-		}
-		if h > 0 {
-			y = uint32(((r.MinLat+r.MaxLat)/2 - all.MinLat) / h * 65535)
-		}
-		return rmSpread(x) | rmSpread(y)<<1
-	}
-	order := make([]int32, n)
-	keys := make([]uint64, n)
-	for i := range order {
-		order[i] = int32(i)
-		keys[i] = key(items[i])
-	}
-	slices.SortStableFunc(order, func(a, b int32) int {
-		switch {
-		case keys[a] < keys[b]:
-			return -1
-		case keys[a] > keys[b]:
-			return 1
-		}
-		return 0
-	})
-	for _, i := range order {
-		t.boxes = append(t.boxes, items[i])
-		t.ref = append(t.ref, i)
-	}
-	t.levels = append(t.levels, 0)
 	start, end := 0, n
 	for {
+		// Each level is tiled (sort-tile-recursive) before it is grouped,
+		// so that a node holds neighbours and node boxes barely overlap.
+		rmTile(t.boxes[start:end], t.ref[start:end])
+		t.levels = append(t.levels, start)
 		for i := start; i < end; i += rmNodeSize {
 			b := t.boxes[i]
 			for j := i + 1; j < end && j < i+rmNodeSize; j++ {
@@ -76,8 +49,8 @@ func rmBuildTree(items []geo.Rect) rmTree {
 			t.boxes = append(t.boxes, b)
 			t.ref = append(t.ref, int32(i))
 		}
-		t.levels = append(t.levels, end)
 		if len(t.boxes)-end == 1 {
+			t.levels = append(t.levels, end)
 			break
 		}
 		start, end = end, len(t.boxes)
@@ -85,13 +58,30 @@ func rmBuildTree(items []geo.Rect) rmTree {
 	return t
 }
 
-func rmSpread(v uint32) uint64 {
-	x := uint64(v) & 0xffff
-	x = (x | x<<8) & 0x00ff00ff
-	x = (x | x<<4) & 0x0f0f0f0f
-	x = (x | x<<2) & 0x33333333
-	x = (x | x<<1) & 0x55555555
-	return x
+// rmTile orders boxes (and their refs alike) in vertical slices by
+// centre longitude, each slice by centre latitude.
+func rmTile(boxes []geo.Rect, refs []int32) {
+	type entry struct {
+		box geo.Rect
+		ref int32
+	}
+	n := len(boxes)
+	es := make([]entry, n)
+	for i := range es {
+		es[i] = entry{boxes[i], refs[i]}
+	}
+	cx := func(e entry) float64 { return e.box.MinLon + e.box.MaxLon }
+	cy := func(e entry) float64 { return e.box.MinLat + e.box.MaxLat }
+	slices.SortStableFunc(es, func(a, b entry) int { return cmp.Compare(cx(a), cx(b)) })
+	nodes := (n + rmNodeSize - 1) / rmNodeSize
+	slice := int(math.Ceil(math.Sqrt(float64(nodes)))) * rmNodeSize
+	for i := 0; i < n; i += slice {
+		part := es[i:min(i+slice, n)]
+		slices.SortStableFunc(part, func(a, b entry) int { return cmp.Compare(cy(a), cy(b)) })
+	}
+	for i, e := range es {
+		boxes[i], refs[i] = e.box, e.ref
+	}
 }
 
 // search calls fn with the index of every item whose box meets q, until fn

@@ -175,7 +175,7 @@ func (p *rmPoly) meetsRect(r geo.Rect) (meets, inside bool) {
 func (p *rmPoly) onBoundary(x, y, tol float64) bool {
 	found := false
 	p.edgesNear(y-tol, y+tol, func(e *rmEdge) bool {
-		if rmSegDist(x, y, 1, e.x0, e.y0, e.x1, e.y1) <= tol {
+		if rmSegDist2(x, y, 1, e.x0, e.y0, e.x1, e.y1) <= tol*tol {
 			found = true
 			return false
 		}
@@ -184,19 +184,19 @@ func (p *rmPoly) onBoundary(x, y, tol float64) bool {
 	return found
 }
 
-// edgeDist returns the distance, in rmSegDist units, from the point to
-// the polygon's boundary, or best if it cannot beat best. The point's
-// longitude is tried as is and shifted by ±360 so that polygons across
-// the antimeridian count as near.
-func (p *rmPoly) edgeDist(x, y, cosp, best float64) float64 {
+// edgeDist2 returns the squared distance, in rmSegDist2 units, from the
+// point to the polygon's boundary, or best if it cannot beat best. The
+// point's longitude is tried as is and shifted by ±360 so that polygons
+// across the antimeridian count as near.
+func (p *rmPoly) edgeDist2(x, y, cosp, best float64) float64 {
 	for _, shift := range [3]float64{0, 360, -360} {
 		px := x + shift
-		if rmBoxDist(px, y, cosp, p.bbox) >= best {
+		if rmBoxDist2(px, y, cosp, p.bbox) >= best {
 			continue
 		}
 		for i := range p.edges {
 			e := &p.edges[i]
-			if d := rmSegDist(px, y, cosp, e.x0, e.y0, e.x1, e.y1); d < best {
+			if d := rmSegDist2(px, y, cosp, e.x0, e.y0, e.x1, e.y1); d < best {
 				best = d
 			}
 		}

@@ -91,18 +91,19 @@ func (m *Map) Distance(id ID, lon, lat float64) float64 {
 	lon = rmNormLon(lon)
 	cosp := math.Cos(math.Max(-90, math.Min(90, lat)) * math.Pi / 180)
 	if id == m.catchAll {
-		return m.exposedDist(lon, lat, cosp) * rmMetresPerDeg
+		return math.Sqrt(m.exposedDist2(lon, lat, cosp)) * rmMetresPerDeg
 	}
 	best := math.Inf(1)
 	for _, pi := range m.byShard[id] {
-		best = m.polys[pi].edgeDist(lon, lat, cosp, best)
+		best = m.polys[pi].edgeDist2(lon, lat, cosp, best)
 	}
-	return best * rmMetresPerDeg
+	return math.Sqrt(best) * rmMetresPerDeg
 }
 
-// exposedDist finds the nearest exposed border by searching ever larger
-// boxes around the point until what lies outside the box cannot be nearer.
-func (m *Map) exposedDist(lon, lat, cosp float64) float64 {
+// exposedDist2 finds the nearest exposed border (squared distance) by
+// searching ever larger boxes around the point until what lies outside
+// the box cannot be nearer.
+func (m *Map) exposedDist2(lon, lat, cosp float64) float64 {
 	best := math.Inf(1)
 	for half := 0.25; ; half *= 4 {
 		hx := 360.0
@@ -115,7 +116,7 @@ func (m *Map) exposedDist(lon, lat, cosp float64) float64 {
 			m.expIndex.search(q, func(i int32) bool {
 				s := &m.exposed[i]
 				for _, shift := range [3]float64{0, 360, -360} {
-					if d := rmSegDist(lon+shift, lat, cosp, s.ax, s.ay, s.bx, s.by); d < best {
+					if d := rmSegDist2(lon+shift, lat, cosp, s.ax, s.ay, s.bx, s.by); d < best {
 						best = d
 					}
 				}
@@ -123,7 +124,7 @@ func (m *Map) exposedDist(lon, lat, cosp float64) float64 {
 			})
 		}
 		// Anything outside the box is more than half away.
-		if best <= half || half >= 360 {
+		if best <= half*half || half >= 360 {
 			return best
 		}
 	}

@@ -250,20 +250,26 @@ func rmBrute(m *Map, lon, lat float64) ID {
 	return m.CatchAll()
 }
 
-// rmMaybeNear lists the shards that may lie within 1° of the point (by
-// their bounding boxes, across the antimeridian too) and the catch-all:
-// a superset of those within any test margin, to keep the checks cheap.
+// rmMaybeNear lists the shards whose bounding boxes come within twice
+// the margin of the point (across the antimeridian too), and the
+// catch-all: a superset of those within the margin, to keep checks cheap.
 func rmMaybeNear(m *Map, lon, lat float64) []ID {
+	dy := 2*m.Margin()/111000 + 1e-6
+	dx := math.Min(360, dy/math.Cos(math.Min(89, math.Abs(lat)+1)*math.Pi/180))
 	var out []ID
 	for id := ID(0); int(id) < m.Len(); id++ {
-		b, ok := m.Bounds(id)
-		if !ok {
+		if id == m.CatchAll() {
 			out = append(out, id)
 			continue
 		}
-		for _, shift := range []float64{0, 360, -360} {
-			x := lon + shift
-			if x >= b.MinLon-1 && x <= b.MaxLon+1 && lat >= b.MinLat-1 && lat <= b.MaxLat+1 {
+		for _, pi := range m.byShard[id] {
+			b := m.polys[pi].bbox
+			if lat < b.MinLat-dy || lat > b.MaxLat+dy {
+				continue
+			}
+			if x := lon; x >= b.MinLon-dx && x <= b.MaxLon+dx ||
+				x+360 >= b.MinLon-dx && x+360 <= b.MaxLon+dx ||
+				x-360 >= b.MinLon-dx && x-360 <= b.MaxLon+dx {
 				out = append(out, id)
 				break
 			}
@@ -321,6 +327,7 @@ func rmPointNear(rng *rand.Rand, m *Map) (float64, float64) {
 func TestLocateMatchesBruteForce(t *testing.T) {
 	for name, m := range rmTestMaps(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			rng := rand.New(rand.NewPCG(3, 4))
 			for i := 0; i < 3000; i++ {
 				lon, lat := rmPointNear(rng, m)
@@ -352,8 +359,9 @@ func rmOnBorder(m *Map, id ID, lon, lat float64) bool {
 func TestDistance(t *testing.T) {
 	for name, m := range rmTestMaps(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			rng := rand.New(rand.NewPCG(5, 6))
-			for i := 0; i < 2000; i++ {
+			for i := 0; i < 1000; i++ {
 				lon, lat := rmPointNear(rng, m)
 				own := m.Locate(lon, lat)
 				if d := m.Distance(own, lon, lat); d != 0 {
@@ -417,9 +425,10 @@ func rmRectAround(rng *rand.Rand, lon, lat float64) geo.Rect {
 func TestTouchingNeverMisses(t *testing.T) {
 	for name, m := range rmTestMaps(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			rng := rand.New(rand.NewPCG(7, 8))
 			var buf []ID
-			for i := 0; i < 1500; i++ {
+			for i := 0; i < 700; i++ {
 				lon, lat := rmPointNear(rng, m)
 				r := rmRectAround(rng, lon, lat)
 				buf = m.Touching(r, buf[:0])
