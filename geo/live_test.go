@@ -209,6 +209,7 @@ func TestAgainstRedisServer(t *testing.T) {
 	t.Run("odd scores", func(t *testing.T) { liveOddScores(t, rc, rng) })
 	t.Run("search", func(t *testing.T) { liveSearch(t, rc, m, rng, pts) })
 	t.Run("ties", func(t *testing.T) { liveTies(t, rc, rng) })
+	t.Run("parsing", func(t *testing.T) { liveParsing(t, rc) })
 }
 
 func liveScores(t *testing.T, rc *respConn, m *zmodel) {
@@ -537,4 +538,109 @@ func liveTies(t *testing.T, rc *respConn, rng *rand.Rand) {
 	}
 	d.done()
 	_ = pts
+}
+
+// liveParsing sends tricky number and unit spellings through GEOADD,
+// GEODIST and GEOSEARCH and compares acceptance, errors and results with
+// ParseFloat, ParseInt, ParseUnit, Valid and InvalidPairError.
+func liveParsing(t *testing.T, rc *respConn) {
+	floats := []string{"5", "+5", "-5", ".5", "5.", "1e1", "1E+01", "0x10", "0X1p4", "0x1.8", "-0x.8p1", "0x",
+		"inf", "-inf", "Infinity", "nan", "-nan", " 5", "5 ", "", "1_0", "1e400", "1e-400", "1e-310", "0e99999",
+		"-0", "0x1p-1074", "1e", "1e+", "0x1p", ".", "+", "-", "e5", "infinit", "1.2.3", "5\x00", "0x1P-1080",
+		"180", "180.0000000000001", "-180", "-180.00000000000003", "500", "1e30", "-1e30", "0x1p200", "123456789012345678901234567890"}
+	lats := []string{"0", "85.05112878", "85.05112879", "-85.05112878", "-85.051128780001", "inf", "1"}
+	var cmds [][]string
+	type pair struct{ lon, lat string }
+	var pairs []pair
+	for _, f := range floats {
+		for _, l := range lats {
+			pairs = append(pairs, pair{f, l})
+			cmds = append(cmds, []string{"GEOADD", "parse", f, l, "m:" + f + "," + l})
+		}
+	}
+	replies := mustPipeline(t, rc, cmds)
+	d := newDiffs(t, "GEOADD parsing", true)
+	m := &zmodel{}
+	var added []string
+	for i, p := range pairs {
+		lon, ok1 := ParseFloat([]byte(p.lon))
+		lat, ok2 := ParseFloat([]byte(p.lat))
+		var want any
+		switch {
+		case !ok1 || !ok2:
+			want = respError("ERR value is not a valid float")
+		case !Valid(lon, lat):
+			want = respError(InvalidPairError(lon, lat))
+		default:
+			want = int64(1)
+			member := "m:" + p.lon + "," + p.lat
+			m.add(member, Encode(lon, lat))
+			added = append(added, member)
+		}
+		d.check(strings.Join(cmds[i], " "), text(replies[i]), text(want))
+	}
+	d.done()
+	liveGeopos(t, rc, m, "parse", added)
+
+	// Units (any case; a NUL ends the word) and COUNT integers.
+	units := []string{"m", "M", "km", "KM", "kM", "ft", "Ft", "mi", "MI", "m\x00x", "km\x00", "", "meters", "k", "\x00m"}
+	ints := []string{"1", "10", "-1", "0", "01", "-0", "+1", " 1", "1 ", "1.0", "9223372036854775807",
+		"9223372036854775808", "-9223372036854775808", "18446744073709551616", "0x10", ""}
+	cmds = cmds[:0]
+	for _, u := range units {
+		cmds = append(cmds, []string{"GEODIST", "parse", "m:5,0", "m:5,1", u})
+	}
+	for _, n := range ints {
+		cmds = append(cmds, []string{"GEOSEARCH", "parse", "FROMLONLAT", "0", "0", "BYRADIUS", "1", "m", "COUNT", n})
+	}
+	for _, f := range floats {
+		cmds = append(cmds, []string{"GEOSEARCH", "parse", "FROMLONLAT", "5", "0", "BYRADIUS", f, "km"})
+	}
+	replies = mustPipeline(t, rc, cmds)
+	d = newDiffs(t, "unit/COUNT/radius parsing", true)
+	s1, _ := m.score("m:5,0")
+	s2, _ := m.score("m:5,1")
+	lon1, lat1 := Decode(s1)
+	lon2, lat2 := Decode(s2)
+	for i, cmd := range cmds {
+		var want any
+		switch {
+		case i < len(units):
+			if f, ok := ParseUnit([]byte(cmd[4])); ok {
+				want = string(AppendDist(nil, Distance(lon1, lat1, lon2, lat2)/f))
+			} else {
+				want = respError("ERR unsupported unit provided. please use M, KM, FT, MI")
+			}
+		case i < len(units)+len(ints):
+			n, ok := ParseInt([]byte(cmd[9]))
+			switch {
+			case !ok:
+				want = respError("ERR value is not an integer or out of range")
+			case n <= 0:
+				want = respError("ERR COUNT must be > 0")
+			default:
+				names := []any{}
+				for _, h := range m.query(NewSearch(0, 0, Shape{Radius: 1, Unit: UnitM}), int(n), false, sortNone) {
+					names = append(names, h.member)
+				}
+				want = names
+			}
+		default:
+			r, ok := ParseFloat([]byte(cmd[6]))
+			switch {
+			case !ok:
+				want = respError("ERR need numeric radius")
+			case r < 0:
+				want = respError("ERR radius cannot be negative")
+			default:
+				names := []any{}
+				for _, h := range m.query(NewSearch(5, 0, Shape{Radius: r, Unit: UnitKM}), 0, false, sortNone) {
+					names = append(names, h.member)
+				}
+				want = names
+			}
+		}
+		d.check(fmt.Sprintf("%q", cmd), text(replies[i]), text(want))
+	}
+	d.done()
 }

@@ -15,6 +15,14 @@ type Cell struct{ Min, Max float64 }
 
 // Search is Redis' plan for one radius or box query: the cells it scans,
 // in order, and the inclusion test it applies to each member found there.
+// It is not modified after NewSearch, so it may be shared by goroutines.
+//
+// To answer like Redis: for each cell in order, walk the members with
+// Min <= score < Max in (score, member) order, Decode each score, keep it
+// if Match accepts it (stopping once COUNT n ANY has n hits, checked after
+// every member and before every cell); then, with ASC/DESC or with COUNT
+// without ANY (ASC implied), Sort all hits if COUNT is absent or not
+// smaller than the hit count, else SortTop the first COUNT.
 type Search struct {
 	Lon, Lat float64 // centre: raw input coordinates, or the decoded FROMMEMBER position
 	Shape    Shape
