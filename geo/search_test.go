@@ -24,10 +24,12 @@ var (
 	antimeridian = modelOf(179.5, 36.0, "p1", -179.5, 36.0, "p2", 180.0, 36.0, "p180", -180.0, 36.0, "pm180")
 	pole         = modelOf(0.0, 85.0, "a", 179.9999, 85.0, "b", 0.0, 85.05112877, "top2", 0.0, 85.05112878, "top")
 	world        = modelOf(0.0, 0.0, "o", 179.0, 0.0, "far", 0.0, 80.0, "n", 0.0, -80.0, "s", 100.0, 50.0, "x", -100.0, -50.0, "y")
-	polemiss     = modelOf(-114.226074, 84.177962, "far", -40.045207, 79.9, "near")
-	tiny         = modelOf(0.0, 0.0, "a", 0.000001, 0.0, "b", 0.00001, 0.0, "c", 0.0001, 0.0, "d")
-	sfPoints     = modelOf(-122.407107, 37.794300, "1", -122.227336, 37.794300, "2")
-	ties         = modelOf(1.0, 1.0, "m0", 1.0, 1.0, "m1", 1.0, 1.0, "m2", 1.0, 1.0, "m3", 1.0, 1.0, "m4",
+	worldEdges   = modelOf(0.0, 0.0, "o", 179.0, 0.0, "far", 0.0, 80.0, "n", 0.0, -80.0, "s", 100.0, 50.0, "x",
+		-100.0, -50.0, "y", 180.0, 0.0, "edge", 0.0, 85.05112878, "top")
+	polemiss = modelOf(-114.226074, 84.177962, "far", -40.045207, 79.9, "near")
+	tiny     = modelOf(0.0, 0.0, "a", 0.000001, 0.0, "b", 0.00001, 0.0, "c", 0.0001, 0.0, "d")
+	sfPoints = modelOf(-122.407107, 37.794300, "1", -122.227336, 37.794300, "2")
+	ties     = modelOf(1.0, 1.0, "m0", 1.0, 1.0, "m1", 1.0, 1.0, "m2", 1.0, 1.0, "m3", 1.0, 1.0, "m4",
 		1.0, 1.0, "m5", 1.0, 1.0, "m6", 1.0, 1.0, "m7", 1.0, 1.0, "m8", 1.0, 1.0, "m9")
 )
 
@@ -98,6 +100,9 @@ func TestSearchSpecExamples(t *testing.T) {
 		{"world 19000", world, 0, 0, radius(19000, UnitKM), 0, false, sortAsc, false, "o, n, s, x, y"},
 		{"world box", world, 0, 0, box(40000, 20000, UnitKM), 0, false, sortAsc, false, "o, n, s, x, y, far"},
 		{"world big box", world, 0, 0, box(100000, 100000, UnitKM), 0, false, sortAsc, false, "o, n, s, x, y, far"},
+		{"world radius inf", worldEdges, 0, 0, radius(math.Inf(1), UnitKM), 0, false, sortAsc, false, "o, n, s, x, y, far"},
+		{"world radius inf from 180", worldEdges, 180, 0, radius(math.Inf(1), UnitKM), 0, false, sortAsc, false,
+			"edge, far, x, s, n, o"},
 		{"pole miss", polemiss, -40.045207, 79.873647, radius(1150, UnitKM), 0, false, sortNone, true, "near 2.9310"},
 		{"pole found", polemiss, -40.045207, 79.873647, radius(1300, UnitKM), 0, false, sortAsc, true,
 			"near 2.9310, far 1134.1209"},
