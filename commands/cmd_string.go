@@ -1,0 +1,137 @@
+package commands
+
+import (
+	"math"
+
+	"geoshard/geo"
+)
+
+func init() {
+	register(
+		// SET is exclusive: it changes the string map and the expires map,
+		// and replaces a sorted set of the same name.
+		&command{name: "set", arity: -3, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: set, exclusive: true},
+		&command{name: "get", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: get},
+	)
+}
+
+// SET's options, as Redis's parseExtendedStringArgumentsOrReply names them.
+const (
+	setNX = 1 << iota
+	setXX
+	setGet
+	setKeepTTL
+	setEX
+	setPX
+	setEXAT
+	setPXAT
+)
+
+// set: SET key value [NX|XX] [GET] [EX s|PX ms|EXAT t|PXAT t|KEEPTTL]
+func set(e *Engine, c *Client, args [][]byte) {
+	flags := 0
+	var expire []byte
+	for j := 3; j < len(args); j++ {
+		a := args[j]
+		hasNext := j+1 < len(args)
+		expiry := flags & (setKeepTTL | setEX | setPX | setEXAT | setPXAT)
+		timed := 0 // the option takes the next word as its time
+		switch {
+		case optIs(a, "nx") && flags&setXX == 0:
+			flags |= setNX
+		case optIs(a, "xx") && flags&setNX == 0:
+			flags |= setXX
+		case optIs(a, "get"):
+			flags |= setGet
+		case optIs(a, "keepttl") && expiry&^setKeepTTL == 0:
+			flags |= setKeepTTL
+		case optIs(a, "ex") && expiry&^setEX == 0 && hasNext:
+			timed = setEX
+		case optIs(a, "px") && expiry&^setPX == 0 && hasNext:
+			timed = setPX
+		case optIs(a, "exat") && expiry&^setEXAT == 0 && hasNext:
+			timed = setEXAT
+		case optIs(a, "pxat") && expiry&^setPXAT == 0 && hasNext:
+			timed = setPXAT
+		default:
+			c.W.Error(errSyntax)
+			return
+		}
+		if timed != 0 {
+			flags |= timed
+			expire = args[j+1]
+			j++
+		}
+	}
+	var at int64
+	if expire != nil {
+		ms, ok := geo.ParseInt(expire)
+		if !ok {
+			c.W.Error(errNotInt)
+			return
+		}
+		badTime := "ERR invalid expire time in 'set' command"
+		seconds := flags&(setEX|setEXAT) != 0
+		if ms <= 0 || (seconds && ms > math.MaxInt64/1000) {
+			c.W.Error(badTime)
+			return
+		}
+		if seconds {
+			ms *= 1000
+		}
+		if flags&(setEX|setPX) != 0 {
+			ms += nowMS() // may wrap, which the next check catches as Redis does
+		}
+		if ms <= 0 {
+			c.W.Error(badTime)
+			return
+		}
+		at = ms
+	}
+	key := string(args[1])
+	k := e.kindOf(c, args[1])
+	if flags&setGet != 0 {
+		switch k {
+		case kindZset:
+			c.W.Error(errWrongType)
+			return
+		case kindString:
+			c.W.Bulk(e.dbs[c.db].strings[key])
+		default:
+			c.W.Null()
+		}
+	}
+	found := k != none
+	if (flags&setNX != 0 && found) || (flags&setXX != 0 && !found) {
+		if flags&setGet == 0 {
+			c.W.Null()
+		}
+		return
+	}
+	d := e.dbs[c.db]
+	if k == kindZset {
+		e.router.Drop(c.key(args[1]))
+	}
+	d.strings[key] = append([]byte(nil), args[2]...)
+	if flags&setKeepTTL == 0 {
+		delete(d.expires, key)
+	}
+	if expire != nil {
+		d.expires[key] = at
+	}
+	if flags&setGet == 0 {
+		c.W.OK()
+	}
+}
+
+// get: GET key
+func get(e *Engine, c *Client, args [][]byte) {
+	switch e.kindOf(c, args[1]) {
+	case kindZset:
+		c.W.Error(errWrongType)
+	case kindString:
+		c.W.Bulk(e.dbs[c.db].strings[string(args[1])])
+	default:
+		c.W.Null()
+	}
+}
