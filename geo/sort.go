@@ -124,7 +124,6 @@ func (p *pqsorter[T]) insertion(a, n int) {
 // p.last).
 func (p *pqsorter[T]) sort(a, n int) {
 	for {
-		swapped := false
 		if n < 7 {
 			p.insertion(a, n)
 			return
@@ -150,7 +149,6 @@ func (p *pqsorter[T]) sort(a, n int) {
 					break
 				}
 				if r == 0 {
-					swapped = true
 					p.swap(pa, pb)
 					pa++
 				}
@@ -162,7 +160,6 @@ func (p *pqsorter[T]) sort(a, n int) {
 					break
 				}
 				if r == 0 {
-					swapped = true
 					p.swap(pc, pd)
 					pd--
 				}
@@ -172,14 +169,13 @@ func (p *pqsorter[T]) sort(a, n int) {
 				break
 			}
 			p.swap(pb, pc)
-			swapped = true
 			pb++
 			pc--
 		}
-		if !swapped { // already partitioned: switch to insertion sort
-			p.insertion(a, n)
-			return
-		}
+		// NetBSD's qsort switches to insertion sort here when the pass
+		// swapped nothing; redis-server 7.0.15 behaves as if it did not
+		// (measured: a 29-result COUNT 20 DESC query with ties differs
+		// otherwise), so neither do we.
 		pn := a + n
 		r := min(pa-a, pb-pa)
 		p.vecswap(a, pb-r, r)
