@@ -7,7 +7,7 @@ func init() {
 		&command{name: "multi", arity: 1, flags: []string{"noscript", "loading", "stale", "fast", "allow_busy"}, handler: multi},
 		// EXEC runs its queue with the keyspace held alone, which is what
 		// makes a transaction atomic.
-		&command{name: "exec", arity: 1, flags: []string{"noscript", "loading", "stale", "skip_slowlog"}, handler: exec, exclusive: true},
+		&command{name: "exec", arity: 1, flags: []string{"noscript", "loading", "stale", "skip_slowlog"}, handler: execCmd, exclusive: true},
 		&command{name: "discard", arity: 1, flags: []string{"noscript", "loading", "stale", "fast", "allow_busy"}, handler: discard},
 	)
 }
@@ -78,8 +78,8 @@ func (c *Client) endMulti() {
 	c.multiFailed = false
 }
 
-// exec: EXEC. The caller holds the keyspace alone (exec is exclusive).
-func exec(e *Engine, c *Client, args [][]byte) {
+// execCmd: EXEC. The caller holds the keyspace alone (exec is exclusive).
+func execCmd(e *Engine, c *Client, args [][]byte) {
 	if c.multi == nil {
 		c.W.Error("ERR EXEC without MULTI")
 		return

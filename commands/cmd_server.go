@@ -105,6 +105,14 @@ func (m commandMeta) categories() []string {
 	return out
 }
 
+// movableKeys reports whether a command's keys can only be found by
+// reading its arguments, which Redis derives from its key specs and
+// reports as the "movablekeys" flag.
+func (m commandMeta) movableKeys() bool {
+	return strings.Contains(m.info, "$4\r\ntype\r\n$7\r\nkeyword\r\n") ||
+		strings.Contains(m.info, "$4\r\ntype\r\n$6\r\nkeynum\r\n")
+}
+
 // lookupCommand finds a command by its full name ("client|list" too).
 func lookupCommand(name string) *command {
 	name = strings.ToLower(name)
@@ -133,14 +141,19 @@ func writeCommandInfo(c *Client, cmd *command) {
 	c.W.Array(10)
 	c.W.BulkString(cmd.name)
 	c.W.Int(int64(cmd.arity))
-	c.W.Set(len(cmd.flags))
-	for _, f := range cmd.flags {
+	m, known := redisMeta[cmd.name]
+	flags := cmd.flags
+	if known && m.movableKeys() {
+		flags = append(flags[:len(flags):len(flags)], "movablekeys")
+	}
+	c.W.Set(len(flags))
+	for _, f := range flags {
 		c.W.Simple(f)
 	}
 	c.W.Int(int64(cmd.firstKey))
 	c.W.Int(int64(cmd.lastKey))
 	c.W.Int(int64(cmd.keyStep))
-	if m, ok := redisMeta[cmd.name]; ok {
+	if known {
 		writeRESP3(&c.W, writeRESP3(&c.W, writeRESP3(&c.W, []byte(m.info))))
 	} else {
 		c.W.Set(0)
@@ -156,6 +169,10 @@ func writeCommandInfo(c *Client, cmd *command) {
 
 // commandAll: COMMAND
 func commandAll(e *Engine, c *Client, args [][]byte) {
+	if len(args) > 1 { // COMMAND with an unknown subcommand
+		c.W.Error("ERR unknown subcommand '" + truncate(string(args[1]), 128) + "'. Try COMMAND HELP.")
+		return
+	}
 	all := sortedCommands(table)
 	c.W.Array(len(all))
 	for _, cmd := range all {
@@ -166,7 +183,7 @@ func commandAll(e *Engine, c *Client, args [][]byte) {
 // commandInfo: COMMAND INFO [command-name ...]
 func commandInfo(e *Engine, c *Client, args [][]byte) {
 	if len(args) == 2 {
-		commandAll(e, c, args)
+		commandAll(e, c, args[:1])
 		return
 	}
 	c.W.Array(len(args) - 2)
@@ -174,7 +191,7 @@ func commandInfo(e *Engine, c *Client, args [][]byte) {
 		if cmd := lookupCommand(string(a)); cmd != nil {
 			writeCommandInfo(c, cmd)
 		} else {
-			c.W.NullArray()
+			c.W.Null()
 		}
 	}
 }
@@ -271,20 +288,33 @@ func commandList(e *Engine, c *Client, args [][]byte) {
 
 // configGet: CONFIG GET parameter [parameter ...]
 func configGet(e *Engine, c *Client, args [][]byte) {
-	seen := map[string]bool{}
-	var found []*Setting
+	type match struct {
+		name string // as the reply spells it
+		s    *Setting
+	}
+	seen := map[*Setting]bool{}
+	var found []match
 	for _, a := range args[2:] {
-		for _, s := range e.config.Match(string(a)) {
-			if !seen[s.Name] {
-				seen[s.Name] = true
-				found = append(found, s)
+		pattern := string(a)
+		if !strings.ContainsAny(pattern, "*?[") {
+			// Redis answers an exact name with the name as it was asked.
+			if s, ok := e.config.Lookup(pattern); ok && !seen[s] {
+				seen[s] = true
+				found = append(found, match{pattern, s})
+			}
+			continue
+		}
+		for _, s := range e.config.Match(pattern) {
+			if !seen[s] {
+				seen[s] = true
+				found = append(found, match{s.Name, s})
 			}
 		}
 	}
 	c.W.Map(len(found))
-	for _, s := range found {
-		c.W.BulkString(s.Name)
-		c.W.BulkString(s.Get())
+	for _, m := range found {
+		c.W.BulkString(m.name)
+		c.W.BulkString(m.s.Get())
 	}
 }
 
