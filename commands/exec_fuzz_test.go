@@ -1,0 +1,87 @@
+package commands
+
+import (
+	"bytes"
+	"testing"
+
+	"geoshard/cluster"
+)
+
+// FuzzExec runs arbitrary argument lists through the engine: whatever the
+// words, it must not panic and must answer exactly one well-formed reply.
+func FuzzExec(f *testing.F) {
+	seeds := []string{
+		"GEOADD k 13.361389 38.115556 Palermo 15.087269 37.502669 Catania",
+		"GEOSEARCH k FROMLONLAT 15 37 BYRADIUS 200 km ASC COUNT 1 ANY WITHDIST WITHCOORD WITHHASH",
+		"GEOSEARCHSTORE d k FROMMEMBER Palermo BYBOX 400 400 km STOREDIST",
+		"GEORADIUS k 15 37 inf mi STORE d",
+		"GEORADIUSBYMEMBER k Catania 0x10 ft DESC COUNT 2",
+		"GEODIST k Palermo Catania km",
+		"GEOPOS k Palermo nope",
+		"ZADD k GT CH 1e400 m",
+		"ZRANGE k (1 +inf BYSCORE REV LIMIT 0 -1 WITHSCORES",
+		"MULTI", "EXEC", "SET k v", "EXPIRE k 0", "HELLO 3", "SELECT 15", "RENAME k k2",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	e := New(cluster.New(cluster.Config{}), NewConfig())
+	f.Fuzz(func(t *testing.T, in []byte) {
+		args := bytes.Fields(in)
+		if len(args) == 0 || len(args) > 64 {
+			return
+		}
+		c := e.NewClient("127.0.0.1:1", "127.0.0.1:6379")
+		defer e.Close(c)
+		e.Exec(c, args)
+		if n, err := replyLen(c.W.Buf); err != "" || n != len(c.W.Buf) {
+			t.Fatalf("%q answered %q: %s", args, c.W.Buf, err)
+		}
+	})
+}
+
+// replyLen returns the length of the one RESP reply at the start of b.
+func replyLen(b []byte) (int, string) {
+	end := bytes.Index(b, []byte("\r\n"))
+	if len(b) == 0 || end < 0 {
+		return 0, "truncated"
+	}
+	line := string(b[1:end])
+	n := 0
+	for _, ch := range line {
+		if ch >= '0' && ch <= '9' {
+			n = n*10 + int(ch-'0')
+		}
+	}
+	neg := len(line) > 0 && line[0] == '-'
+	switch b[0] {
+	case '+', '-', ':', ',', '_', '#', '(':
+		return end + 2, ""
+	case '$', '=':
+		if neg {
+			return end + 2, ""
+		}
+		total := end + 2 + n + 2
+		if total > len(b) {
+			return 0, "short bulk"
+		}
+		return total, ""
+	case '*', '~', '%', '>':
+		if neg {
+			return end + 2, ""
+		}
+		if b[0] == '%' {
+			n *= 2
+		}
+		at := end + 2
+		for range n {
+			m, err := replyLen(b[at:])
+			if err != "" {
+				return 0, err
+			}
+			at += m
+		}
+		return at, ""
+	}
+	return 0, "unknown type " + string(b[0])
+}
