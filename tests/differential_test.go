@@ -76,12 +76,12 @@ func TestDifferentialRedisVsRedis(t *testing.T) {
 // to the byte (issue 3: "replies never depend on the region map").
 func TestDifferentialGeoshard(t *testing.T) {
 	ref := startRedis(t)
-	world := startGeoshard(t, "geoshard-world", "--position-ttl", "0", "--fanout-timeout", "5000")
+	world := startGeoshardPlain(t, "geoshard-world", "--position-ttl", "0", "--fanout-timeout", "5000")
 	mapPath := filepath.Join(t.TempDir(), "adversarial.geojson")
 	if err := writeAdversarialMap(mapPath, dataAreas); err != nil {
 		t.Fatal(err)
 	}
-	adv := startGeoshard(t, "geoshard-adversarial", "--regions", mapPath,
+	adv := startGeoshardPlain(t, "geoshard-adversarial", "--regions", mapPath,
 		"--position-ttl", "0", "--fanout-timeout", "5000")
 	n := diffCommands(t, 3000)
 	for _, seed := range diffSeeds(t, 11, 12, 13, 14, 15, 16) {
@@ -148,29 +148,8 @@ func runStream(t *testing.T, seed uint64, resp3 bool, n int, ref *serverProc, ot
 		if refT.err != nil {
 			t.Fatalf("reference %s failed at commands %d..%d: %v", refT.conn.name, sent, sent+len(batch)-1, refT.err)
 		}
-		for _, tg := range targets[1:] {
-			if tg.dead {
-				continue
-			}
-			for i, args := range batch {
-				if i >= len(tg.replies) {
-					t.Errorf("%s stopped answering: seed %d %s, command #%d: %s\nerror: %v\nlast commands:\n%s",
-						tg.conn.name, seed, protoName(resp3), sent+i, quoteCommand(args), tg.err,
-						lastCommands(append(history, batch[:i+1]...), 10))
-					tg.dead = true
-					break
-				}
-				if sameReply(args, refT.replies[i], tg.replies[i]) {
-					continue
-				}
-				tg.mismatches++
-				t.Errorf("%s", mismatchReport(seed, resp3, sent+i, args, refT, tg, i, append(history, batch[:i]...)))
-				if tg.mismatches >= diffMaxMismatches {
-					t.Errorf("%s: %d mismatches in this stream, not comparing it further", tg.conn.name, tg.mismatches)
-					tg.dead = true
-					break
-				}
-			}
+		for i, args := range batch {
+			compareReplies(t, seed, resp3, sent+i, i, args, targets, append(history, batch[:i]...))
 		}
 		for i, args := range batch {
 			st.add(args, refT.replies[i])
@@ -182,6 +161,48 @@ func runStream(t *testing.T, seed uint64, resp3 bool, n int, ref *serverProc, ot
 		}
 	}
 	st.check(t, n)
+}
+
+// compareReplies compares reply i of every live target with the
+// reference's. Targets that answered the same wrong bytes share one report.
+func compareReplies(t *testing.T, seed uint64, resp3 bool, index, i int, args []string, targets []*diffTarget, history [][]string) {
+	t.Helper()
+	refT := targets[0]
+	var wrong []*diffTarget
+	for _, tg := range targets[1:] {
+		if tg.dead {
+			continue
+		}
+		if i >= len(tg.replies) {
+			t.Errorf("%s stopped answering: seed %d %s, command #%d: %s\nerror: %v\nlast commands:\n%s",
+				tg.conn.name, seed, protoName(resp3), index, quoteCommand(args), tg.err, lastCommands(history, 10))
+			tg.dead = true
+			continue
+		}
+		if !sameReply(args, refT.replies[i], tg.replies[i]) {
+			wrong = append(wrong, tg)
+		}
+	}
+	for len(wrong) > 0 {
+		group := []*diffTarget{wrong[0]}
+		var rest []*diffTarget
+		for _, tg := range wrong[1:] {
+			if bytes.Equal(tg.replies[i], wrong[0].replies[i]) {
+				group = append(group, tg)
+			} else {
+				rest = append(rest, tg)
+			}
+		}
+		wrong = rest
+		t.Errorf("%s", mismatchReport(t.Name(), seed, resp3, index, args, refT.conn.name, refT.replies[i], group, i, history))
+		for _, tg := range group {
+			tg.mismatches++
+			if tg.mismatches >= diffMaxMismatches {
+				t.Errorf("%s: %d mismatches in this stream, not comparing it further", tg.conn.name, tg.mismatches)
+				tg.dead = true
+			}
+		}
+	}
 }
 
 // exchange sends batch to every live target in parallel and collects the
@@ -217,18 +238,22 @@ func protoName(resp3 bool) string {
 	return "RESP2"
 }
 
-func mismatchReport(seed uint64, resp3 bool, index int, args []string, ref, got *diffTarget, i int, history [][]string) string {
-	a, b := ref.replies[i], got.replies[i]
+func mismatchReport(test string, seed uint64, resp3 bool, index int, args []string, refName string, a []byte,
+	group []*diffTarget, i int, history [][]string) string {
+	b := group[0].replies[i]
+	names := make([]string, len(group))
+	for j, tg := range group {
+		names[j] = tg.conn.name
+	}
 	off := firstDiff(a, b)
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "reply differs: seed %d, %s, command #%d\n", seed, protoName(resp3), index)
-	fmt.Fprintf(&sb, "  command:  %s\n", quoteCommand(args))
-	fmt.Fprintf(&sb, "  %-9s %s\n", ref.conn.name+":", quoteWindow(a, off))
-	fmt.Fprintf(&sb, "  %-9s %s\n", got.conn.name+":", quoteWindow(b, off))
+	fmt.Fprintf(&sb, "  command: %s\n", quoteCommand(args))
+	fmt.Fprintf(&sb, "  %s: %s\n", refName, quoteWindow(a, off))
+	fmt.Fprintf(&sb, "  %s: %s\n", strings.Join(names, ", "), quoteWindow(b, off))
 	fmt.Fprintf(&sb, "  first difference at byte %d (lengths %d and %d)\n", off, len(a), len(b))
 	fmt.Fprintf(&sb, "  last commands before it:\n%s", lastCommands(history, 8))
-	fmt.Fprintf(&sb, "  reproduce: GEOSHARD_DIFF_SEEDS=%d go test ./tests -run 'TestDifferentialGeoshard/seed=%d/%s'",
-		seed, seed, strings.ToLower(protoName(resp3)))
+	fmt.Fprintf(&sb, "  reproduce: GEOSHARD_DIFF_SEEDS=%d go test ./tests -count=1 -run '^%s$'", seed, strings.ReplaceAll(test, "/", "$/^"))
 	return sb.String()
 }
 

@@ -13,12 +13,17 @@ import (
 type testEnv struct {
 	dir string
 
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
+	// builds holds one geoshard build per variant (race or not).
+	builds [2]geoshardBuild
 
 	mu    sync.Mutex
 	procs map[*serverProc]struct{}
+}
+
+type geoshardBuild struct {
+	once sync.Once
+	path string
+	err  error
 }
 
 var env *testEnv

@@ -78,27 +78,45 @@ func startRedis(t testing.TB, directives ...string) *serverProc {
 }
 
 // startGeoshard builds geoshard (once per test binary) and starts it with
-// the given extra directives. A build failure fails the calling test.
+// the given extra directives. Under -race the server is built with -race
+// too, so the end-to-end tests double as a race check of the server. A
+// build failure fails the calling test.
 func startGeoshard(t testing.TB, name string, directives ...string) *serverProc {
 	t.Helper()
-	bin := geoshardBinary(t)
+	race := raceEnabled && os.Getenv("GEOSHARD_E2E_RACE") != "0"
+	return startGeoshardBuild(t, race, name, directives...)
+}
+
+// startGeoshardPlain starts a geoshard built without -race. The long
+// single-connection differential streams use it: they check replies, not
+// concurrency, and run ten times slower against a race-enabled server.
+func startGeoshardPlain(t testing.TB, name string, directives ...string) *serverProc {
+	t.Helper()
+	return startGeoshardBuild(t, false, name, directives...)
+}
+
+func startGeoshardBuild(t testing.TB, race bool, name string, directives ...string) *serverProc {
+	t.Helper()
+	bin := geoshardBinary(t, race)
 	return startServer(t, name, bin, func(port int) []string {
 		return append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1"}, directives...)
 	})
 }
 
-func geoshardBinary(t testing.TB) string {
+func geoshardBinary(t testing.TB, race bool) string {
 	t.Helper()
-	env.buildOnce.Do(func() {
-		env.binPath, env.buildErr = buildGeoshard(env.dir)
-	})
-	if env.buildErr != nil {
-		t.Fatalf("geoshard does not build, so this test cannot run against it:\n%v", env.buildErr)
+	b := &env.builds[0]
+	if race {
+		b = &env.builds[1]
 	}
-	return env.binPath
+	b.once.Do(func() { b.path, b.err = buildGeoshard(env.dir, race) })
+	if b.err != nil {
+		t.Fatalf("geoshard does not build, so this test cannot run against it:\n%v", b.err)
+	}
+	return b.path
 }
 
-func buildGeoshard(dir string) (string, error) {
+func buildGeoshard(dir string, race bool) (string, error) {
 	root, err := filepath.Abs("..")
 	if err != nil {
 		return "", fmt.Errorf("locating repository root: %w", err)
@@ -113,8 +131,9 @@ func buildGeoshard(dir string) (string, error) {
 	}
 	bin := filepath.Join(dir, "geoshard")
 	args := []string{"build", "-o", bin}
-	if raceEnabled && os.Getenv("GEOSHARD_E2E_RACE") != "0" {
-		args = append(args, "-race")
+	if race {
+		bin += "-race"
+		args = []string{"build", "-race", "-o", bin}
 	}
 	args = append(args, "geoshard/cmd/geoshard")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
