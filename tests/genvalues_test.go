@@ -202,7 +202,7 @@ func (v *valueGen) unit() string {
 // and sometimes one of the special values.
 func (v *valueGen) distance(unit string) string {
 	if v.chance(0.1) {
-		return v.pick([]string{"0", "-0", "inf", "+inf", "1e-310", "0x10", "50000000",
+		return v.pick([]string{"0", "-0", "inf", "+inf", "1e-310", "0x10", "50000", "50000000",
 			"20037726.37", "1e30", "0.000001", ".5"})
 	}
 	var metres float64
