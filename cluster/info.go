@@ -1,30 +1,23 @@
 package cluster
 
-// ShardMembers counts, for each shard, the members whose current copy it
-// holds, over every key of every database. Copies a handoff or a lost
-// delete left behind are not counted, nor are positions past their TTL.
-// INFO's # Shards section reads it; it walks every member, so it is meant
-// for occasional reads, not for a hot path.
+import "geoshard/shard"
+
+// ShardMembers counts, for each shard, the member copies it holds over
+// every key of every database. A copy that a handoff in flight or a lost
+// delete left behind counts until it is deleted or reclaimed: it is what
+// the shard stores and searches. INFO's # Shards section reads it; it
+// costs one lookup per key and shard, not a walk over members.
 func (r *Router) ShardMembers() []int64 {
-	counts := make([]int64, len(r.shards))
 	r.mu.RLock()
-	keys := make([]*geoKey, 0, len(r.keys))
-	for _, g := range r.keys {
-		keys = append(keys, g)
+	keys := make([]shard.Key, 0, len(r.keys))
+	for k := range r.keys {
+		keys = append(keys, k)
 	}
 	r.mu.RUnlock()
-	t := now()
-	for _, g := range keys {
-		cut := r.minStamp(g, t)
-		for i := range g.stripes {
-			st := &g.stripes[i]
-			st.mu.Lock()
-			for _, s := range st.owner {
-				if s.stamp >= cut && int(s.shard) < len(counts) {
-					counts[s.shard]++
-				}
-			}
-			st.mu.Unlock()
+	counts := make([]int64, len(r.shards))
+	for i, s := range r.shards {
+		for _, k := range keys {
+			counts[i] += int64(s.Len(k))
 		}
 	}
 	return counts
