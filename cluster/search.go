@@ -34,6 +34,20 @@ func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 		r.wait(id)
 		return Result{Hits: r.shards[id].Search(k, q, cut, limit, nil), Shards: 1}
 	}
+	res := r.fanOut(k, ids, func(id shard.ID) []shard.Hit {
+		return r.shards[id].Search(k, q, cut, limit, nil)
+	})
+	res.Hits = merge(res.Hits)
+	if limit > 0 && len(res.Hits) > limit {
+		res.Hits = res.Hits[:limit]
+	}
+	return res
+}
+
+// fanOut asks every shard in ids in parallel, each within the fan-out
+// timeout, and gathers their hits; a shard that misses its deadline is
+// left out and the result marked degraded.
+func (r *Router) fanOut(k shard.Key, ids []shard.ID, ask func(shard.ID) []shard.Hit) Result {
 	for i, a := range ids {
 		r.stats.Shards[a].Searches.Add(1)
 		for _, b := range ids[i+1:] {
@@ -48,13 +62,13 @@ func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 	for _, id := range ids {
 		go func() {
 			r.wait(id)
-			parts <- part{id, r.shards[id].Search(k, q, cut, limit, nil)}
+			parts <- part{id, ask(id)}
 		}()
 	}
 	res := Result{Shards: len(ids)}
 	deadline := time.NewTimer(r.FanoutTimeout())
 	defer deadline.Stop()
-	answered := make([]bool, len(r.shards))
+	answered := make(map[shard.ID]bool, len(ids))
 	for got := 0; got < len(ids); got++ {
 		select {
 		case p := <-parts:
@@ -72,10 +86,6 @@ func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 			}
 			got = len(ids)
 		}
-	}
-	res.Hits = merge(res.Hits)
-	if limit > 0 && len(res.Hits) > limit {
-		res.Hits = res.Hits[:limit]
 	}
 	return res
 }
@@ -103,6 +113,15 @@ func (r *Router) wait(id shard.ID) {
 // copy of each member: the newest, which a handoff in flight or a lost
 // delete can leave next to an older one.
 func merge(hits []shard.Hit) []shard.Hit {
+	hits = dedupe(hits)
+	slices.SortFunc(hits, func(a, b shard.Hit) int {
+		return cmp.Or(cmp.Compare(a.Cell, b.Cell), cmp.Compare(a.Score, b.Score), cmp.Compare(a.Member, b.Member))
+	})
+	return hits
+}
+
+// dedupe keeps, of each member, the copies with the newest timestamp.
+func dedupe(hits []shard.Hit) []shard.Hit {
 	newest := make(map[string]int64, len(hits))
 	dup := false
 	for _, h := range hits {
@@ -117,8 +136,5 @@ func merge(hits []shard.Hit) []shard.Hit {
 	if dup {
 		hits = slices.DeleteFunc(hits, func(h shard.Hit) bool { return h.Stamp != newest[h.Member] })
 	}
-	slices.SortFunc(hits, func(a, b shard.Hit) int {
-		return cmp.Or(cmp.Compare(a.Cell, b.Cell), cmp.Compare(a.Score, b.Score), cmp.Compare(a.Member, b.Member))
-	})
 	return hits
 }

@@ -121,15 +121,33 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 	if a.count != 0 && a.sort == sortNone && !a.any {
 		a.sort = sortAsc
 	}
-	var res cluster.Result
+	var hits []shard.Hit
 	if !(flags&byMember != 0 && a.shape.Unit == 0) { // BYMEMBER on a missing key found nothing
-		limit := 0
-		if a.any {
-			limit = int(a.count)
-		}
-		res = e.router.Search(src, geo.NewSearch(a.lon, a.lat, a.shape), limit)
+		hits = e.find(src, &a)
 	}
-	hits := res.Hits
+	if a.storeKey != nil {
+		e.store(c, a.storeKey, hits, a.storeDist, a.shape.Unit)
+		return
+	}
+	a.reply(c, hits)
+}
+
+// find runs the search and orders its hits as Redis would. The nearest K
+// of a radius search come from a nearest-first walk, which is exact unless
+// distances tie; otherwise every hit is collected in Redis's discovery
+// order and sorted with Redis's own algorithms.
+func (e *Engine) find(src shard.Key, a *searchArgs) []shard.Hit {
+	q := geo.NewSearch(a.lon, a.lat, a.shape)
+	if a.count > 0 && !a.any && a.sort == sortAsc && !a.shape.Box {
+		if res, exact := e.router.Nearest(src, q, int(a.count)); exact {
+			return res.Hits
+		}
+	}
+	limit := 0
+	if a.any {
+		limit = int(a.count)
+	}
+	hits := e.router.Search(src, q, limit).Hits
 	n := len(hits)
 	if a.count > 0 && int64(n) > a.count {
 		n = int(a.count)
@@ -142,12 +160,7 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 	default:
 		geo.SortTop(hits, n, dist, a.sort == sortDesc)
 	}
-	hits = hits[:n]
-	if a.storeKey != nil {
-		e.store(c, a.storeKey, hits, a.storeDist, a.shape.Unit)
-		return
-	}
-	a.reply(c, hits)
+	return hits[:n]
 }
 
 // parseRadius reads "radius unit".

@@ -233,3 +233,34 @@ func (s *Search) Match(lon, lat float64) (dist float64, ok bool) {
 	}
 	return Distance(s.Lon, s.Lat, lon, lat), true
 }
+
+// CellOf returns the index in s.Cells of the first cell whose score range
+// holds score, or -1 when Redis's scan would not visit it.
+func (s *Search) CellOf(score float64) int {
+	for i, c := range s.Cells {
+		if score >= c.Min && score < c.Max {
+			return i
+		}
+	}
+	return -1
+}
+
+// NearestFirst reports whether a nearest-first walk can stand in for
+// Redis's cell scan: circles only (a walk by distance stops at the radius),
+// and no cell scanned twice (Redis would then report a member twice).
+func (s *Search) NearestFirst() bool {
+	if s.Shape.Box {
+		return false
+	}
+	for i, a := range s.Cells {
+		for _, b := range s.Cells[i+1:] {
+			if a.Min < b.Max && b.Min < a.Max {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// RadiusMetres is the circle's radius as Redis compares it (r*f).
+func (s *Search) RadiusMetres() float64 { return s.radiusM }

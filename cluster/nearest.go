@@ -1,0 +1,70 @@
+package cluster
+
+import (
+	"cmp"
+	"slices"
+	"sync/atomic"
+
+	"geoshard/geo"
+	"geoshard/shard"
+)
+
+// Nearest answers a circle search with COUNT n ASC (no ANY) by walking
+// outwards from the centre instead of collecting every hit. exact is
+// false when that walk cannot prove it matches Redis, whose answer then
+// depends on how its partial sort orders tied distances; the caller falls
+// back to Search and sorts as Redis does.
+func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact bool) {
+	g := r.key(k, false)
+	if g == nil {
+		return Result{}, true
+	}
+	if !q.NearestFirst() {
+		return Result{}, false
+	}
+	ids := r.touching(q)
+	r.stats.countFanOut(len(ids))
+	cut := r.minStamp(g, now())
+	// Each shard gives its n+1 nearest: enough to see whether the n-th
+	// and the next are tied.
+	var partial atomic.Bool
+	ask := func(id shard.ID) []shard.Hit {
+		hits, complete := r.shards[id].Nearest(k, q, cut, n+1, nil)
+		if !complete {
+			partial.Store(true)
+		}
+		return hits
+	}
+	if len(ids) == 1 {
+		r.stats.Shards[ids[0]].Searches.Add(1)
+		r.wait(ids[0])
+		res = Result{Hits: ask(ids[0]), Shards: 1}
+	} else {
+		res = r.fanOut(k, ids, ask)
+		before := len(res.Hits)
+		if res.Hits = dedupe(res.Hits); len(res.Hits) < before && partial.Load() {
+			// A stale copy took the place of a hit the walk did not reach.
+			return Result{}, false
+		}
+	}
+	// Nearest first; equal distances in discovery order, as Redis's
+	// stable full sort leaves them when it returns every hit.
+	slices.SortFunc(res.Hits, func(a, b shard.Hit) int {
+		return cmp.Or(cmp.Compare(a.Dist, b.Dist), cmp.Compare(a.Cell, b.Cell),
+			cmp.Compare(a.Score, b.Score), cmp.Compare(a.Member, b.Member))
+	})
+	hits := res.Hits
+	switch {
+	case len(hits) <= n:
+		// Every hit is here only if no shard stopped early.
+		return res, !partial.Load()
+	default:
+		for i := 1; i <= n; i++ {
+			if hits[i].Dist == hits[i-1].Dist {
+				return Result{}, false
+			}
+		}
+		res.Hits = hits[:n]
+		return res, true
+	}
+}
