@@ -366,6 +366,11 @@ var zrangeScript = []dstep{
 	// BYLEX over a set of differing scores walks it in score order.
 	w("ZADD mixed 3 a 1 b 2 c 0 d 5 e"), w("ZRANGE mixed [b [d BYLEX"), w("ZRANGE mixed [a [c BYLEX"),
 	w("ZRANGE mixed [d [b BYLEX REV"), w("ZRANGE mixed - [c BYLEX"), w("ZRANGE mixed (a + BYLEX LIMIT 1 2"),
+	w("ZRANGEBYSCORE z -inf +inf LIMIT 9999999999999 1"), w("ZRANGE z 0 9223372036854775807"),
+	w("ZRANGE z -9223372036854775808 -1"), w("ZRANGE z 0 -1 BYSCORE LIMIT 0 9223372036854775807"),
+	w("ZRANGE z 9223372036854775807 9223372036854775807"), w("ZRANGEBYLEX same - + LIMIT 0 -1"),
+	w("ZRANGEBYLEX same - + LIMIT 2 9223372036854775807"), w("ZREVRANGEBYSCORE z (4 (1 WITHSCORES LIMIT 0 1"),
+	w("ZRANGE z 0 -1 LIMIT 0 1 BYSCORE"), wa("ZRANGE", "z", "0", "-1", "withscores\x00"), wa("ZRANGE", "z", "0", "-1", "withscores\x00x"),
 	w("SET s v"), w("ZRANGE s 0 1"), w("ZRANGE s x 1"), w("ZRANGEBYSCORE s 0 1"), w("ZRANGEBYLEX s - +"),
 }
 
@@ -399,6 +404,8 @@ var keysScript = []dstep{
 	w("SELECT 3"), w("SET in3 v"), w("DBSIZE"), w("KEYS *"), w("SELECT 0"), w("DBSIZE"), w("EXISTS in3"),
 	w("FLUSHDB x"), w("FLUSHDB ASYNC"), w("FLUSHALL SYNC x"), w("FLUSHDB sync"), w("SELECT 3"), w("DBSIZE"),
 	w("ZADD z3 1 a"), w("FLUSHALL"), w("DBSIZE"), w("SELECT 0"),
+	wa("SET", "k", "v"), wa("EXPIRE", "k", "100", "nx\x00"), wa("EXPIRE", "k", "100", "nx\x00x"), w("TTL k"),
+	wa("EXPIRE", "k", "100", "a\x00b"), w("DEL k"),
 	w("SET s v"), w("ZADD z 1 a 2 b"), w("INFO keyspace"), w("INFO KEYSPACE foo"), w("INFO foo"),
 }
 
@@ -415,6 +422,8 @@ var stringScript = []dstep{
 	w("GET z"), w("ZADD z 1 a"), w("ZCARD z"), w("ZADD zz 1 a"), w("SET zz v NX"), w("SET zz v XX"), w("TYPE zz"),
 	wa("SET", "k\x00", "v3"), wa("GET", "k\x00"), wa("SET", "k", "v", "nx\x00hi"), wa("SET", "bin", "\x00\xff\r\n"),
 	wa("GET", "bin"), wa("SET", "empty", ""), w("GET empty"), w("GET k x"),
+	w("SET k v PXAT 1"), w("GET k"), w("SET k v EXAT 9999999999"), w("TTL k").as(kindOnly), w("EXPIRETIME k"),
+	w("SET k v GET GET"), w("SET k v KEEPTTL KEEPTTL"), w("SET k v PX 100 PX 5000000"), w("TTL k"),
 }
 
 var connScript = []dstep{
@@ -431,7 +440,8 @@ var connScript = []dstep{
 	w("CLIENT LIST TYPE normal").as(kindOnly), w("CLIENT LIST TYPE master"), w("CLIENT LIST TYPE pubsub"),
 	w("CLIENT LIST ID 999999 1000000"), w("CLIENT LIST ID x"), w("CLIENT LIST TYPE foo"), w("CLIENT LIST foo"),
 	w("CLIENT LIST ID"), w("CLIENT NO-EVICT maybe"), w("CLIENT NO-EVICT on"), w("CLIENT NO-EVICT OFF"),
-	w("CLIENT NO-EVICT"), w("SELECT 2"), w("CLIENT SETNAME named"), w("RESET"), w("CLIENT GETNAME"),
+	w("CLIENT NO-EVICT"), w("HELLO 3 AUTH default x SETNAME n").as(helloMap), w("CLIENT GETNAME"),
+	wa("ECHO", "\x00\r\n\xff"), w("PING").as(exact), w("SELECT 2"), w("CLIENT SETNAME named"), w("RESET"), w("CLIENT GETNAME"),
 	w("SET x 1"), w("SELECT 0"), w("EXISTS x"),
 }
 
@@ -443,7 +453,9 @@ var serverScript = []dstep{
 	w("CONFIG REWRITE"), w("CONFIG REWRITE x"), w("CONFIG RESETSTAT"), w("CONFIG FOO"), w("CONFIG"),
 	w("FUNCTION FLUSH"), w("FUNCTION FLUSH x"), w("FUNCTION FLUSH sync x"), w("FUNCTION FLUSH async"),
 	w("FUNCTION FLUSH SYNC"), w("FUNCTION"),
-	w("DEBUG SLEEP 0"), w("DEBUG SLEEP 0.01"), w("DEBUG foo"), w("DEBUG"), w("DEBUG SLEEP"),
+	w("DEBUG SLEEP 0"), w("DEBUG SLEEP 0.01"), w("DEBUG foo"), w("DEBUG"), w("DEBUG SLEEP"), w("DEBUG SLEEP abc"),
+	w("DEBUG SLEEP 0 1"), w("INFO everything").as(kindOnly), w("COMMAND").as(kindOnly), w("COMMAND INFO").as(kindOnly),
+	w("COMMAND DOCS").as(kindOnly), w("COMMAND LIST").as(kindOnly),
 	w("TIME").as(kindOnly), w("TIME x"), w("INFO").as(kindOnly), w("INFO all").as(kindOnly),
 	w("INFO cluster"), w("INFO modules"), w("INFO keyspace"), w("INFO CLUSTER keyspace"),
 	w("COMMAND COUNT").as(kindOnly), w("COMMAND COUNT x"), w("COMMAND FOO"), w("COMMAND INFO nope"),
