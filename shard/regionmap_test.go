@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -690,6 +692,13 @@ func TestDefaultMap(t *testing.T) {
 	if m.Len() < 9 || m.Margin() != 200 || m.Version() != "world-1" || m.Name(m.CatchAll()) != "catchall" {
 		t.Fatalf("default map: %v", m)
 	}
+	// Neighbours share their borders exactly, so the only borders with
+	// the catch-all are the world's top and bottom edges.
+	for _, s := range m.exposed {
+		if s.ay != s.by || math.Abs(s.ay) != rmMaxLat {
+			t.Errorf("border %+v between a shard and the catch-all", s)
+		}
+	}
 	// The polygons cover the whole world: the catch-all owns nothing.
 	rng := rand.New(rand.NewPCG(9, 10))
 	for i := 0; i < 20000; i++ {
@@ -699,6 +708,64 @@ func TestDefaultMap(t *testing.T) {
 		}
 		if id := m.Locate(lon, lat); id == m.CatchAll() {
 			t.Fatalf("Locate(%v, %v) is the catch-all", lon, lat)
+		}
+	}
+}
+
+// TestWorldMapMetros checks that the default map's borders stay away
+// from big metro areas: each is owned by the shard listed in
+// testdata/regionmap_metros.txt, at least 20 km from every other shard,
+// and a 10 km search around it asks that shard alone.
+func TestWorldMapMetros(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "regionmap_metros.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m := DefaultMap()
+	seen := make(map[string]bool)
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		fs := strings.Fields(text)
+		if len(fs) != 4 {
+			t.Fatalf("line %d: want shard name lon lat: %q", line, text)
+		}
+		lon, err1 := strconv.ParseFloat(fs[2], 64)
+		lat, err2 := strconv.ParseFloat(fs[3], 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("line %d: bad coordinates: %q", line, text)
+		}
+		want, city := fs[0], fs[1]
+		seen[want] = true
+		if got := m.Name(m.Locate(lon, lat)); got != want {
+			t.Errorf("%s (%v, %v) is in %s, want %s", city, lon, lat, got, want)
+			continue
+		}
+		for id := ID(0); int(id) < m.Len(); id++ {
+			if m.Name(id) == want {
+				continue
+			}
+			if d := m.Distance(id, lon, lat); d < 20000 {
+				t.Errorf("%s is %.1f km from %s", city, d/1000, m.Name(id))
+			}
+		}
+		dlat := 10.0 / 111
+		dlon := dlat / math.Cos(lat*math.Pi/180)
+		r := geo.Rect{MinLon: lon - dlon, MinLat: lat - dlat, MaxLon: lon + dlon, MaxLat: lat + dlat}
+		if got := rmNames(m, m.Touching(r, nil)); !slices.Equal(got, []string{want}) {
+			t.Errorf("a 10 km search around %s asks %q", city, got)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for id := ID(0); int(id) < m.Len(); id++ {
+		if id != m.CatchAll() && !seen[m.Name(id)] {
+			t.Errorf("no metro listed for shard %s", m.Name(id))
 		}
 	}
 }
