@@ -38,6 +38,7 @@ func (r *Router) Reclaim() {
 			st.mu.Lock()
 			if cur, ok := st.owner[e.Member]; ok && cur.shard == shard.ID(id) && cur.stamp == e.Stamp {
 				delete(st.owner, e.Member)
+				g.entries.Add(-1)
 			}
 			st.mu.Unlock()
 		})

@@ -55,6 +55,12 @@ const stripes = 64
 type geoKey struct {
 	ttl     atomic.Int64 // position TTL for this key, ns; -1: the global one
 	dead    bool         // forgotten by the router; set with every stripe locked
+	entries atomic.Int64 // members in the owner table, expired or not
+	// big is set once Redis would keep this key as a skiplist rather than
+	// a listpack (more than 128 members, or a member over 64 bytes). It
+	// matters for one thing a client can see: a listpack turns a score of
+	// -0 into 0, a skiplist keeps it.
+	big atomic.Bool
 	stripes [stripes]stripe
 }
 

@@ -6,6 +6,12 @@ import (
 	"geoshard/shard"
 )
 
+// Redis's default limits for keeping a sorted set as a listpack.
+const (
+	listpackEntries = 128
+	listpackValue   = 64
+)
+
 // AddFlags are ZADD's conditions, which GEOADD shares.
 type AddFlags struct {
 	NX, XX, GT, LT bool
@@ -29,6 +35,12 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	case live && f.GT && !(score > cur.score), live && f.LT && !(score < cur.score):
 		return false, false
 	}
+	if !exists && (g.entries.Load() >= listpackEntries || len(member) > listpackValue) {
+		g.big.Store(true)
+	}
+	if score == 0 && !g.big.Load() {
+		score = 0 // a listpack stores -0 as 0
+	}
 	e := shard.NewEntry(member, score, stamp)
 	to := r.place(cur.shard, exists, e.Lon, e.Lat)
 	r.shards[to].Put(k, e)
@@ -41,6 +53,9 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 		if !r.hooks.dropDeletes.Load() {
 			r.shards[cur.shard].Delete(k, member, stamp-1)
 		}
+	}
+	if !exists {
+		g.entries.Add(1)
 	}
 	st.owner[member] = slot{shard: to, score: score, stamp: stamp}
 	return !live, live && cur.score != score
@@ -90,6 +105,7 @@ func (r *Router) Remove(k shard.Key, member string) bool {
 		return false
 	}
 	delete(st.owner, member)
+	g.entries.Add(-1)
 	r.shards[cur.shard].Delete(k, member, math.MaxInt64)
 	return cur.stamp >= r.minStamp(g, now())
 }
@@ -117,17 +133,16 @@ func (r *Router) Card(k shard.Key) int {
 		return 0
 	}
 	cut := r.minStamp(g, now())
+	if cut == 0 {
+		return int(g.entries.Load())
+	}
 	n := 0
 	for i := range g.stripes {
 		st := &g.stripes[i]
 		st.mu.Lock()
-		if cut == 0 {
-			n += len(st.owner)
-		} else {
-			for _, s := range st.owner {
-				if s.stamp >= cut {
-					n++
-				}
+		for _, s := range st.owner {
+			if s.stamp >= cut {
+				n++
 			}
 		}
 		st.mu.Unlock()
