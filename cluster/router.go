@@ -60,7 +60,7 @@ type geoKey struct {
 	// a listpack (more than 128 members, or a member over 64 bytes). It
 	// matters for one thing a client can see: a listpack turns a score of
 	// -0 into 0, a skiplist keeps it.
-	big atomic.Bool
+	big     atomic.Bool
 	stripes [stripes]stripe
 }
 
