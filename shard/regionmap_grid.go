@@ -8,7 +8,7 @@ import (
 
 // GridMap builds a map of cols*rows rectangular shards over the box, named
 // "cell-<col>-<row>" (column 0 is the west, row 0 the south), plus the
-// catch-all for the rest of the world; version "grid-<cols>x<rows>".
+// catch-all for the rest of the world; the version names the arguments.
 // Neighbouring cells share their borders exactly. It is meant for tests
 // and benchmarks that want many shards and many borders, and panics on
 // arguments that cannot make a valid map (an empty or out-of-range box,
@@ -46,7 +46,8 @@ func GridMap(minLon, minLat, maxLon, maxLat float64, cols, rows int, margin floa
 			})
 		}
 	}
-	hdr := rmHeader{margin: margin, version: fmt.Sprintf("grid-%dx%d", cols, rows), catchAll: rmDefaultCatchAll}
+	version := fmt.Sprintf("grid-%dx%d-%g,%g,%g,%g-%g", cols, rows, minLon, minLat, maxLon, maxLat, margin)
+	hdr := rmHeader{margin: margin, version: version, catchAll: rmDefaultCatchAll}
 	m, err := rmBuild(hdr, feats)
 	if err != nil {
 		// Cells that rounding made degenerate (a box too small for the

@@ -167,7 +167,8 @@ const (
 // may hold a point of r, each once, in ID order. It never misses one; it
 // may name a shard whose expanded area only comes close. A rectangle deep
 // inside one polygon gives exactly that polygon's shard. r may run past
-// ±180 in longitude (or have MinLon > MaxLon to cross the antimeridian).
+// ±180 in longitude (or have MinLon > MaxLon to cross the antimeridian);
+// a rectangle with NaNs or MinLat > MaxLat gives every shard.
 func (m *Map) Touching(r geo.Rect, dst []ID) []ID {
 	start := len(dst)
 	if math.IsNaN(r.MinLon+r.MaxLon+r.MinLat+r.MaxLat) || math.IsInf(r.MinLat+r.MaxLat, 0) ||

@@ -580,6 +580,57 @@ func rmHolesMap(t testing.TB) *Map {
 	))
 }
 
+// TestSharedBorders checks that borders two shards share, exactly or in
+// part (T-junctions), are not borders with the catch-all.
+func TestSharedBorders(t *testing.T) {
+	tests := []struct {
+		name     string
+		m        *Map
+		lon, lat float64
+		want     float64 // Distance(catch-all) in degrees of latitude
+	}{
+		{"T-junction", rmMustLoad(t, rmFC("", rmRect("a", 0, 0, 2, 1), rmRect("b", 0, 1, 1, 2), rmRect("c", 1, 1, 2, 2))), 1, 1, 1},
+		{"offset rows", rmMustLoad(t, rmFC("", rmRect("a", 0, 0, 2, 1), rmRect("b", 0.5, 1, 2.5, 2), rmRect("c", -1.5, 1, 0.5, 2))), 1, 1, 1},
+		{"grid", GridMap(0, 0, 4, 4, 4, 4, 0), 2, 2, 2},
+		{"across the antimeridian", rmAntimeridianMap(t), 180, 15, 5},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.m.Distance(tc.m.CatchAll(), tc.lon, tc.lat) / rmMetresPerDeg
+			if math.Abs(got-tc.want) > tc.want*0.01 {
+				t.Errorf("Distance(catch-all, %v, %v) = %v°, want %v°", tc.lon, tc.lat, got, tc.want)
+			}
+			r := geo.Rect{MinLon: tc.lon - 0.01, MinLat: tc.lat - 0.01, MaxLon: tc.lon + 0.01, MaxLat: tc.lat + 0.01}
+			if ids := tc.m.Touching(r, nil); slices.Contains(ids, tc.m.CatchAll()) {
+				t.Errorf("Touching(%+v) = %q names the catch-all", r, rmNames(tc.m, ids))
+			}
+		})
+	}
+}
+
+// FuzzLoadMap checks that no input makes LoadMap panic, and that what it
+// accepts survives a GeoJSON round trip.
+func FuzzLoadMap(f *testing.F) {
+	f.Add([]byte(rmFC("", rmRect("a", 0, 0, 1, 1), rmRect("b", 1, 0, 2, 1))))
+	f.Add([]byte(rmFC(`{"margin": 5, "version": 2}`, rmPolyFeature("a", "MultiPolygon", `[[[[0,0],[10,0],[10,10],[0,10],[0,0]], [[2,2],[8,2],[8,8],[2,8],[2,2]]], [[[3,3],[4,3],[4,4],[3,3]]]]`))))
+	f.Add([]byte(rmFC("", rmPolyFeature("a", "Polygon", `[[[0,0],[1,1],[1,0],[0,1],[0,0]]]`))))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := LoadMap(data)
+		if err != nil {
+			return
+		}
+		back, err := LoadMap(m.GeoJSON())
+		if err != nil {
+			t.Fatalf("round trip: %v", err)
+		}
+		if back.Len() != m.Len() {
+			t.Fatalf("round trip: %d shards, had %d", back.Len(), m.Len())
+		}
+		m.Locate(0.5, 0.5)
+		m.Touching(geo.Rect{MinLon: 0, MinLat: 0, MaxLon: 1, MaxLat: 1}, nil)
+	})
+}
+
 func TestHoles(t *testing.T) {
 	m := rmHolesMap(t)
 	ring, _ := m.Lookup("ring")
