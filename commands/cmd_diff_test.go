@@ -327,6 +327,20 @@ var zsetScript = []dstep{
 	// Removing the last member deletes the key and its TTL.
 	w("ZADD t 1 a"), w("EXPIRE t 100"), w("TTL t"), w("ZREM t a"), w("EXISTS t"), w("ZADD t 1 a"), w("TTL t"),
 	wa("ZADD", "z", "nx\x00junk", "1", "zz"), wa("ZADD", "z", "1 ", "a"), wa("ZADD", "z", " 1", "a"),
+	// Past 128 members or 64 bytes Redis changes encoding, and keeps -0.
+	bigZadd("big", 130), w("ZADD big -0 negzero"), w("ZSCORE big negzero"), w("ZADD big INCR -0 negzero2"),
+	w("ZSCORE big negzero2"), w("ZCARD big"), w("ZRANGE big [m100 (m105 BYLEX"), w("ZRANGE big 0 2 WITHSCORES"),
+	wa("ZADD", "long", "-0", strings.Repeat("x", 65)), wa("ZSCORE", "long", strings.Repeat("x", 65)),
+	w("ZADD short -0 a"), w("ZSCORE short a"),
+}
+
+// bigZadd adds n members, all scored 0, in one ZADD.
+func bigZadd(key string, n int) dstep {
+	args := []string{"ZADD", key}
+	for i := 0; i < n; i++ {
+		args = append(args, "0", fmt.Sprintf("m%d", i))
+	}
+	return dstep{args: args}
 }
 
 var zrangeScript = []dstep{

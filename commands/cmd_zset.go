@@ -57,15 +57,6 @@ func cstr(b []byte) []byte {
 // strcasecmp sees it.
 func optIs(b []byte, lower string) bool { return eq(cstr(b), lower) }
 
-// storedScore is the score a small Redis sorted set keeps: its listpack
-// stores -0 as 0.
-func storedScore(x float64) float64 {
-	if x == 0 {
-		return 0
-	}
-	return x
-}
-
 func zaddIncr(args [][]byte) bool {
 	for _, a := range args[2:] {
 		switch {
@@ -165,13 +156,13 @@ func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f cluster.AddFl
 				return
 			}
 		}
-		e.router.Add(k, member, storedScore(score), cluster.AddFlags{})
+		e.router.Add(k, member, score, cluster.AddFlags{}) // the router stores -0 as Redis would
 		writeScore(c, score)
 		return
 	}
 	n := 0
 	for j, score := range scores {
-		added, changed := e.router.Add(k, string(pairs[2*j+1]), storedScore(score), f)
+		added, changed := e.router.Add(k, string(pairs[2*j+1]), score, f)
 		if added || (ch && changed) {
 			n++
 		}
