@@ -38,6 +38,9 @@ func (e *Engine) NewClient(addr, laddr string) *Client {
 		created: time.Now(),
 	}
 	c.lastCmd.Store("NULL")
+	// As in Redis, a connection opened while no password is set stays
+	// authenticated if one is set later.
+	c.authenticated = e.config.RequirePass() == ""
 	e.counters.connections.Add(1)
 	e.clients.add(c)
 	return c

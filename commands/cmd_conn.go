@@ -240,13 +240,11 @@ func clientNoEvict(e *Engine, c *Client, args [][]byte) {
 
 // clientInfo: CLIENT INFO
 func clientInfo(e *Engine, c *Client, args [][]byte) {
-	c.lastCmd.Store("client|info")
 	c.W.Verbatim(string(e.clientLine(nil, c, time.Now())))
 }
 
 // clientListCmd: CLIENT LIST [TYPE normal|master|replica|pubsub] [ID id ...]
 func clientListCmd(e *Engine, c *Client, args [][]byte) {
-	c.lastCmd.Store("client|list")
 	now := time.Now()
 	var out []byte
 	switch {

@@ -56,6 +56,7 @@ func TestConnReplies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSession(t)
 			s.e.config.SetRequirePass(tc.pass)
+			s.c.authenticated = tc.pass == "" // as if it connected after the password was set
 			s.run(tc.steps)
 		})
 	}
@@ -86,7 +87,7 @@ func TestClientList(t *testing.T) {
 	}
 	want := [][]string{
 		{"1", "127.0.0.1:50000", "127.0.0.1:6379", "alpha", "N", "0", "-1", "client|list", "2"},
-		{"2", "127.0.0.1:50001", "127.0.0.1:6379", "", "x", "7", "1", "NULL", "3"},
+		{"2", "127.0.0.1:50001", "127.0.0.1:6379", "", "x", "7", "1", "ping", "3"},
 	}
 	for i, line := range lines {
 		m := clientLineRE.FindStringSubmatch(line)

@@ -67,11 +67,25 @@ func (e *Engine) anyExpired(dbIndex int, cmd *command, args [][]byte) bool {
 	}
 	now := nowMS()
 	for _, k := range cmd.keys(args) {
-		if d.expired(string(k), now) {
+		if d.expired(string(k), now) || e.staleTTL(dbIndex, string(k)) {
 			return true
 		}
 	}
 	return false
+}
+
+// staleTTL reports a TTL left behind by a key that emptied without a
+// command deleting it (its last position expired): a new key of that
+// name must not inherit it.
+func (e *Engine) staleTTL(dbIndex int, key string) bool {
+	d := e.dbs[dbIndex]
+	if _, ok := d.expires[key]; !ok {
+		return false
+	}
+	if _, ok := d.strings[key]; ok {
+		return false
+	}
+	return e.router.Card(shard.Key{DB: dbIndex, Name: key}) == 0
 }
 
 // expireKeys deletes the command's keys whose TTL has run out. The caller
@@ -85,6 +99,8 @@ func (e *Engine) expireKeys(dbIndex int, cmd *command, args [][]byte) {
 	for _, k := range cmd.keys(args) {
 		if d.expired(string(k), now) {
 			e.deleteKey(dbIndex, string(k))
+		} else if e.staleTTL(dbIndex, string(k)) {
+			delete(d.expires, string(k))
 		}
 	}
 }

@@ -67,13 +67,15 @@ func (e *Engine) stat(name string) *commandStat {
 
 // Exec runs one command for the client and queues its reply in c.W.
 func (e *Engine) Exec(c *Client, args [][]byte) {
-	e.counters.commands.Add(1)
 	name := strings.ToLower(string(args[0]))
 	cmd := table[name]
 	if cmd != nil && cmd.subcommands != nil && len(args) > 1 {
 		if sub := cmd.subcommands[strings.ToLower(string(args[1]))]; sub != nil {
 			cmd = sub
 		}
+	}
+	if cmd != nil {
+		c.lastCmd.Store(cmd.fullName()) // as Redis's lastcmd: set once the command is known
 	}
 	if c.multi != nil && !isMultiControl(name) {
 		e.queue(c, cmd, args)
@@ -91,9 +93,6 @@ func (e *Engine) check(c *Client, cmd *command, args [][]byte) string {
 	if cmd == nil {
 		return unknownCommand(args)
 	}
-	if !c.authenticated && e.config.RequirePass() != "" && !cmd.noAuth {
-		return "NOAUTH Authentication required."
-	}
 	if cmd.subcommands != nil && len(args) > 1 && cmd.handler == nil {
 		return "ERR unknown subcommand '" + truncate(string(args[1]), 128) +
 			"'. Try " + strings.ToUpper(cmd.name) + " HELP."
@@ -101,11 +100,15 @@ func (e *Engine) check(c *Client, cmd *command, args [][]byte) string {
 	if n := len(args); (cmd.arity > 0 && n != cmd.arity) || n < -cmd.arity {
 		return "ERR wrong number of arguments for '" + cmd.fullName() + "' command"
 	}
+	if !c.authenticated && e.config.RequirePass() != "" && !cmd.noAuth {
+		return "NOAUTH Authentication required."
+	}
 	return ""
 }
 
 // run executes a checked command under the keyspace lock it needs.
 func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
+	e.counters.commands.Add(1)
 	st := e.stat(cmd.fullName())
 	begin := time.Now()
 	before := len(c.W.Buf)
@@ -137,6 +140,7 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 // runLocked executes a command whose caller already holds the keyspace
 // alone (EXEC).
 func (e *Engine) runLocked(c *Client, cmd *command, args [][]byte) {
+	e.counters.commands.Add(1)
 	e.expireKeys(c.db, cmd, args)
 	cmd.handler(e, c, args)
 }
