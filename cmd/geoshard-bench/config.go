@@ -95,7 +95,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.conns, "c", 50, "connections per target (closed loop, one request in flight each)")
 	fs.DurationVar(&cfg.duration, "duration", 10*time.Second, "time per phase and target (0: bounded by -requests only)")
 	fs.IntVar(&cfg.requests, "requests", 0, "requests per phase and target (0: bounded by -duration only)")
-	fs.IntVar(&cfg.rounds, "rounds", 4, "interleaved rounds per phase when comparing two targets")
+	fs.IntVar(&cfg.rounds, "rounds", 10, "interleaved rounds per phase when comparing two targets (A,B then B,A ...)")
 	fs.Float64Var(&cfg.radiusKm, "radius", 2, "knn search radius in km")
 	fs.IntVar(&cfg.count, "count", 10, "knn COUNT")
 	fs.Float64Var(&cfg.wideRadiusKm, "wide-radius", 5, "wide search radius in km")

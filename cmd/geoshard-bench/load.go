@@ -14,7 +14,7 @@ import (
 // time, writes that many GEOADDs of loadBatch members in one write, then
 // reads the replies: the way a bulk import fills Redis. done counts drivers
 // sent, for the progress line.
-func runLoadRound(ctx context.Context, cfg *config, t *target, from, to int, done *atomic.Int64) (*connStats, time.Duration) {
+func runLoadRound(ctx context.Context, cfg *config, t *target, from, to int, done *atomic.Int64) round {
 	var (
 		next  atomic.Int64
 		wg    sync.WaitGroup
@@ -32,7 +32,7 @@ func runLoadRound(ctx context.Context, cfg *config, t *target, from, to int, don
 		})
 	}
 	wg.Wait()
-	return total, time.Since(start)
+	return round{connStats: total, elapsed: time.Since(start)}
 }
 
 func loadWorker(ctx context.Context, cfg *config, t *target, i, to int, next, done *atomic.Int64) *connStats {

@@ -21,7 +21,7 @@ type roundPlan struct {
 // one request, waits for its reply, and sends the next. The number of
 // requests in flight is the number of connections, as in a dispatch backend
 // with a fixed pool, so a slow server gets fewer requests, not a queue.
-func runClosedRound(ctx context.Context, cfg *config, w *workload, t *target, plan roundPlan) (*connStats, time.Duration) {
+func runClosedRound(ctx context.Context, cfg *config, w *workload, t *target, plan roundPlan) round {
 	var (
 		issued atomic.Int64
 		wg     sync.WaitGroup
@@ -42,7 +42,7 @@ func runClosedRound(ctx context.Context, cfg *config, w *workload, t *target, pl
 		})
 	}
 	wg.Wait()
-	return total, time.Since(start)
+	return round{connStats: total, elapsed: time.Since(start)}
 }
 
 // closedLoop is connection i's loop. Its random stream depends only on the

@@ -58,12 +58,10 @@ type targetResult struct {
 func newReport(cfg *config) *report {
 	r := &report{
 		Drivers: cfg.drivers, Seed: cfg.seed, Conns: cfg.conns, Duration: cfg.duration.String(),
-		Requests: cfg.requests, Rounds: 1, Key: cfg.key, Background: cfg.background,
+		Requests: cfg.requests, Key: cfg.key, Background: cfg.background,
 		Targets: cfg.targets,
 	}
-	if len(cfg.targets) > 1 {
-		r.Rounds = cfg.rounds
-	}
+	r.Rounds = roundsFor(cfg, len(cfg.targets))
 	return r
 }
 

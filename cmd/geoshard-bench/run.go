@@ -108,30 +108,42 @@ func roundOrder(ntargets, r int) []int {
 	return order
 }
 
-func roundsFor(cfg *config, targets []*target) int {
-	if len(targets) == 1 {
+// minRound is the shortest round worth timing: in a shorter one the closed
+// loop spends most of its time ramping up, never in a steady state.
+const minRound = 500 * time.Millisecond
+
+// roundsFor is the number of interleaved rounds: -rounds, fewer if that
+// would make rounds shorter than minRound (then an even number, so each
+// target goes first equally often), and 1 for a single target.
+func roundsFor(cfg *config, ntargets int) int {
+	if ntargets < 2 {
 		return 1
 	}
-	return cfg.rounds
+	r := cfg.rounds
+	if cfg.duration > 0 && cfg.duration/time.Duration(r) < minRound {
+		r = int(cfg.duration / minRound)
+		r -= r % 2
+	}
+	return max(r, 1)
 }
 
 // measure runs one round and charges it the server CPU (from INFO, read
 // before and after on the control connection) and this process's CPU.
-func measure(t *target, body func() (*connStats, time.Duration)) (st *connStats, elapsed time.Duration, srvCPU, cliCPU float64) {
+func measure(t *target, body func() round) round {
 	before, errBefore := t.control.info()
 	cli0 := processCPU()
-	st, elapsed = body()
-	cliCPU = processCPU() - cli0
+	r := body()
+	r.cliCPU = processCPU() - cli0
 	after, errAfter := t.control.info()
-	srvCPU = -1
+	r.srvCPU = -1
 	if errBefore == nil && errAfter == nil && before.cpuSeconds >= 0 && after.cpuSeconds >= 0 {
-		srvCPU = after.cpuSeconds - before.cpuSeconds
+		r.srvCPU = after.cpuSeconds - before.cpuSeconds
 	}
-	return st, elapsed, srvCPU, cliCPU
+	return r
 }
 
 func runClosedPhase(ctx context.Context, cfg *config, w *workload, targets []*target, ph phaseSpec, pi int, progress io.Writer) (phaseReport, error) {
-	rounds := roundsFor(cfg, targets)
+	rounds := roundsFor(cfg, len(targets))
 	stats := make([]*phaseStats, len(targets))
 	for i := range stats {
 		stats[i] = newPhaseStats()
@@ -144,12 +156,10 @@ func runClosedPhase(ctx context.Context, cfg *config, w *workload, targets []*ta
 		plan.round = r
 		for _, idx := range roundOrder(len(targets), r) {
 			t := targets[idx]
-			st, elapsed, srv, cli := measure(t, func() (*connStats, time.Duration) {
-				return runClosedRound(ctx, cfg, w, t, plan)
-			})
-			stats[idx].addRound(st, elapsed, srv, cli)
+			res := measure(t, func() round { return runClosedRound(ctx, cfg, w, t, plan) })
+			stats[idx].addRound(res)
 			fmt.Fprintf(progress, "  %s round %d/%d %s: %d ops in %.2fs (%.0f/s), %d errors\n",
-				ph.name, r+1, rounds, t, st.ops, elapsed.Seconds(), rate(st.ops, elapsed), st.errors)
+				ph.name, r+1, rounds, t, res.ops, res.elapsed.Seconds(), rate(res.ops, res.elapsed), res.errors)
 			if ctx.Err() != nil {
 				return buildPhaseReport(cfg, ph, targets, stats), nil
 			}
@@ -163,7 +173,7 @@ func runClosedPhase(ctx context.Context, cfg *config, w *workload, targets []*ta
 // loads see the same machine conditions. Memory per driver is the growth of
 // used_memory over the load, divided by the members the server reports.
 func runLoadPhase(ctx context.Context, cfg *config, targets []*target, ph phaseSpec, progress io.Writer) (phaseReport, error) {
-	rounds := roundsFor(cfg, targets)
+	rounds := roundsFor(cfg, len(targets))
 	stats := make([]*phaseStats, len(targets))
 	done := make([]atomic.Int64, len(targets))
 	memBefore := make([]int64, len(targets))
@@ -183,11 +193,9 @@ func runLoadPhase(ctx context.Context, cfg *config, targets []*target, ph phaseS
 		for _, idx := range roundOrder(len(targets), r) {
 			t := targets[idx]
 			stop := progressLine(ctx, progress, t.String(), &done[idx], n)
-			st, elapsed, srv, cli := measure(t, func() (*connStats, time.Duration) {
-				return runLoadRound(ctx, cfg, t, from, to, &done[idx])
-			})
+			res := measure(t, func() round { return runLoadRound(ctx, cfg, t, from, to, &done[idx]) })
 			stop()
-			stats[idx].addRound(st, elapsed, srv, cli)
+			stats[idx].addRound(res)
 			if ctx.Err() != nil {
 				return buildPhaseReport(cfg, ph, targets, stats), nil
 			}

@@ -146,7 +146,7 @@ func TestLoadWritesTheFleet(t *testing.T) {
 
 func TestTwoTargetsInterleaved(t *testing.T) {
 	a, b := startRedis(t), startRedis(t)
-	rep, out := runTool(t, "-quick", "-a", a, "-b", b, "-c", "8", "-duration", "400ms", "-mode", "load,update,knn")
+	rep, out := runTool(t, "-quick", "-a", a, "-b", b, "-c", "8", "-duration", "1s", "-mode", "load,update,knn")
 	for _, ph := range rep.Phases {
 		if len(ph.Results) != 2 {
 			t.Fatalf("phase %s: %d results, want 2", ph.Phase, len(ph.Results))

@@ -37,29 +37,42 @@ func (s *connStats) add(o *connStats) {
 	}
 }
 
+// round is one target's measured round.
+type round struct {
+	*connStats
+	// elapsed runs until the last reply, requests in flight at the deadline
+	// included: the server works on them inside the measurement. Counting
+	// only replies before the deadline fails for slow searches, because
+	// Redis answers a burst of them together at the end of an event-loop
+	// pass: a short round would see 0 or 50 replies.
+	elapsed time.Duration
+	srvCPU  float64 // server CPU seconds from INFO; negative if not reported
+	cliCPU  float64 // this process's CPU seconds
+}
+
 // phaseStats accumulates one target's rounds of one phase.
 type phaseStats struct {
 	connStats
 	elapsed time.Duration
-	srvCPU  float64   // server CPU seconds; negative once any round lacked INFO
-	cliCPU  float64   // this process's CPU seconds
+	srvCPU  float64 // negative once any round lacked INFO
+	cliCPU  float64
 	rates   []float64 // ops/s of each round
 }
 
 func newPhaseStats() *phaseStats { return &phaseStats{connStats: *newConnStats()} }
 
-// addRound adds a round's counts. srvCPU < 0 means the server did not
-// report CPU, which poisons the total: a partial sum would mislead.
-func (p *phaseStats) addRound(c *connStats, elapsed time.Duration, srvCPU, cliCPU float64) {
-	p.add(c)
-	p.elapsed += elapsed
-	p.rates = append(p.rates, rate(c.ops, elapsed))
-	if srvCPU < 0 || p.srvCPU < 0 {
+// addRound adds a round's counts. A round without server CPU poisons the
+// total: a partial sum would mislead.
+func (p *phaseStats) addRound(r round) {
+	p.add(r.connStats)
+	p.elapsed += r.elapsed
+	p.rates = append(p.rates, rate(r.ops, r.elapsed))
+	if r.srvCPU < 0 || p.srvCPU < 0 {
 		p.srvCPU = -1
 	} else {
-		p.srvCPU += srvCPU
+		p.srvCPU += r.srvCPU
 	}
-	p.cliCPU += cliCPU
+	p.cliCPU += r.cliCPU
 }
 
 // processCPU returns the CPU seconds (user+system) this process has used,

@@ -27,7 +27,7 @@ func TestPhaseStatsRounds(t *testing.T) {
 				c := newConnStats()
 				c.ops = ops
 				total += ops
-				p.addRound(c, time.Second, tc.srvCPU[i], 0.5)
+				p.addRound(round{connStats: c, elapsed: time.Second, srvCPU: tc.srvCPU[i], cliCPU: 0.5})
 			}
 			if got := p.medianRate(); got != tc.wantMedian {
 				t.Errorf("median rate %v, want %v", got, tc.wantMedian)
@@ -35,12 +35,37 @@ func TestPhaseStatsRounds(t *testing.T) {
 			if p.srvCPU != tc.wantSrvCPU {
 				t.Errorf("server CPU %v, want %v", p.srvCPU, tc.wantSrvCPU)
 			}
-			if p.ops != total || p.elapsed != time.Duration(len(tc.rounds))*time.Second {
-				t.Errorf("totals: %d ops in %v", p.ops, p.elapsed)
+			n := time.Duration(len(tc.rounds))
+			if p.ops != total || p.elapsed != n*time.Second || p.cliCPU != float64(n)/2 {
+				t.Errorf("totals: %d ops in %v, client CPU %v", p.ops, p.elapsed, p.cliCPU)
 			}
 		})
 	}
 	if got := newPhaseStats().medianRate(); got != 0 {
 		t.Errorf("no rounds: median %v, want 0", got)
+	}
+}
+
+func TestRoundsFor(t *testing.T) {
+	tests := []struct {
+		rounds   int
+		duration time.Duration
+		targets  int
+		want     int
+	}{
+		{10, 10 * time.Second, 2, 10},
+		{10, 3 * time.Second, 2, 6}, // 0.5 s rounds at least
+		{10, 2500 * time.Millisecond, 2, 4},
+		{10, time.Second, 2, 2},
+		{10, 400 * time.Millisecond, 2, 1},
+		{10, 0, 2, 10}, // bounded by -requests only
+		{3, 10 * time.Second, 2, 3},
+		{10, 10 * time.Second, 1, 1},
+	}
+	for _, tc := range tests {
+		cfg := &config{rounds: tc.rounds, duration: tc.duration}
+		if got := roundsFor(cfg, tc.targets); got != tc.want {
+			t.Errorf("rounds %d, duration %v, %d targets: got %d, want %d", tc.rounds, tc.duration, tc.targets, got, tc.want)
+		}
 	}
 }
