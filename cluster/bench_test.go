@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"geoshard/geo"
@@ -56,5 +57,20 @@ func BenchmarkAdd(b *testing.B) {
 		lon, lat := at()
 		r.Add(drivers, fmt.Sprintf("driver:%d", i%1_000_000), geo.Encode(lon, lat), AddFlags{})
 		i++
+	}
+}
+
+// BenchmarkMemoryPerDriver reports the live heap a router holds per
+// driver at 1M drivers (compare Redis's used_memory per member).
+func BenchmarkMemoryPerDriver(b *testing.B) {
+	for b.Loop() {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		r, _ := metro(b, shard.DefaultMap(), 1_000_000)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/1e6, "B/driver")
+		runtime.KeepAlive(r)
 	}
 }

@@ -4,10 +4,11 @@ import (
 	"geoshard/geo"
 )
 
-// Nearest appends, nearest first, up to n hits of the circle search q
-// written at or after minStamp, walking the R-tree outwards from the
-// centre. Only members Redis's cell scan would visit count. It reports
-// whether the walk saw every hit (it found fewer than n).
+// Nearest appends at least the n nearest hits of the circle search q
+// written at or after minStamp (all of them when there are fewer), walking
+// the R-tree outwards from the centre, in no particular order; members as
+// near as the n-th may come too. Only members Redis's cell scan would
+// visit count. It reports whether the walk saw every hit.
 func (s *Shard) Nearest(k Key, q *geo.Search, minStamp int64, n int, dst []Hit) ([]Hit, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -17,35 +18,31 @@ func (s *Shard) Nearest(k Key, q *geo.Search, minStamp int64, n int, dst []Hit) 
 	}
 	radius := q.RadiusMetres()
 	found, complete := 0, true
-	st.spatial.Nearby(
-		func(min, max [2]float64, it *item, isItem bool) float64 {
-			if isItem {
-				return geo.Distance(q.Lon, q.Lat, it.lon, it.lat)
-			}
-			return geo.MinDistance(q.Lon, q.Lat, geo.Rect{MinLon: min[0], MinLat: min[1], MaxLon: max[0], MaxLat: max[1]})
-		},
-		func(_, _ [2]float64, it *item, d float64) bool {
-			if d > radius {
-				return false // everything left is farther still
-			}
-			if it.stamp < minStamp {
-				return true
-			}
-			cell := q.CellOf(it.score)
-			if cell < 0 {
-				return true
-			}
-			dist, ok := q.Match(it.lon, it.lat)
-			if !ok {
-				return true
-			}
-			dst = append(dst, Hit{Entry: it.entry(), Dist: dist, Cell: cell})
-			found++
-			if found == n {
-				complete = false
-				return false
-			}
+	var last float64
+	st.nearby(q.Lon, q.Lat, func(it *item, d float64) bool {
+		if d > radius {
+			return false // everything left is farther still
+		}
+		if found >= n && d > last {
+			complete = false // everything left is farther than the n found
+			return false
+		}
+		if it.stamp < minStamp {
 			return true
-		})
+		}
+		cell := q.CellOf(it.score)
+		if cell < 0 {
+			return true
+		}
+		e := it.entry()
+		dist, ok := q.Match(e.Lon, e.Lat)
+		if !ok {
+			return true
+		}
+		dst = append(dst, Hit{Entry: e, Dist: dist, Cell: cell})
+		found++
+		last = d
+		return true
+	})
 	return dst, complete
 }

@@ -5,92 +5,186 @@ import (
 
 	"github.com/tidwall/btree"
 	"github.com/tidwall/rtree"
+
+	"geoshard/geo"
 )
 
-// item is one member's copy in one shard. The same pointer sits in the
-// member map, the score-ordered tree and the R-tree.
+// item is one member's copy in one shard. Items live in a slab and the
+// indexes refer to them by position, which keeps a member's cost near a
+// hundred bytes and gives the garbage collector one pointer (the name) per
+// member to scan instead of a dozen.
 type item struct {
-	member   string
-	score    float64
-	lon, lat float64
-	stamp    int64
+	member string
+	score  float64
+	stamp  int64
 }
 
 func (it *item) entry() Entry {
-	return Entry{Member: it.member, Score: it.score, Lon: it.lon, Lat: it.lat, Stamp: it.stamp}
+	lon, lat := geo.Decode(it.score)
+	return Entry{Member: it.member, Score: it.score, Lon: lon, Lat: lat, Stamp: it.stamp}
 }
 
-// less orders items as a Redis sorted set does: by score, then member bytes.
-func less(a, b *item) bool {
-	if a.score != b.score {
-		return a.score < b.score
-	}
-	return a.member < b.member
+// ref is an item's place in the score-ordered tree. The score is kept in
+// the tree node so that most comparisons never touch the slab.
+type ref struct {
+	score float64
+	at    uint32 // slab index; probe for a search pivot
 }
+
+// probe marks a pivot: it sorts before every member with its score.
+const probe = math.MaxUint32
 
 // set holds one geo key's members that live in one shard.
 type set struct {
-	members map[string]*item
-	byScore *btree.BTreeG[*item]
-	spatial rtree.RTreeG[*item]
+	items   []item
+	free    []uint32 // slab slots to reuse
+	names   nameIndex
+	byScore *btree.BTreeG[ref]
+	spatial rtree.RTreeGN[float32, uint32]
 }
 
 func newSet() *set {
-	return &set{
-		members: make(map[string]*item),
-		byScore: btree.NewBTreeGOptions(less, btree.Options{NoLocks: true}),
-	}
+	s := &set{}
+	s.names.items = &s.items
+	s.byScore = btree.NewBTreeGOptions(s.less, btree.Options{NoLocks: true})
+	return s
 }
 
-func point(it *item) [2]float64 { return [2]float64{it.lon, it.lat} }
+// less orders refs as a Redis sorted set does: by score, then member bytes.
+func (s *set) less(a, b ref) bool {
+	if a.score != b.score {
+		return a.score < b.score
+	}
+	if a.at == probe || b.at == probe {
+		return a.at == probe && b.at != probe
+	}
+	return s.items[a.at].member < s.items[b.at].member
+}
+
+// box is the float32 rectangle an item occupies in the R-tree: its cell
+// centre rounded outwards, so nearest-first walks never overestimate.
+func box(score float64) (min, max [2]float32) {
+	lon, lat := geo.Decode(score)
+	return [2]float32{down(lon), down(lat)}, [2]float32{up(lon), up(lat)}
+}
+
+func down(x float64) float32 {
+	f := float32(x)
+	if float64(f) > x {
+		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return f
+}
+
+func up(x float64) float32 {
+	f := float32(x)
+	if float64(f) < x {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
+}
+
+func (s *set) len() int { return s.names.n }
+
+func (s *set) get(member string) (*item, bool) {
+	at, ok := s.names.find(member)
+	if !ok {
+		return nil, false
+	}
+	return &s.items[at], true
+}
 
 func (s *set) put(e Entry) (old Entry, existed bool) {
-	if it, ok := s.members[e.Member]; ok {
+	if at, ok := s.names.find(e.Member); ok {
+		it := &s.items[at]
 		old = it.entry()
 		if it.score != e.Score {
-			s.byScore.Delete(it)
-			s.spatial.Delete(point(it), point(it), it)
-			it.score, it.lon, it.lat = e.Score, e.Lon, e.Lat
-			s.byScore.Set(it)
-			s.spatial.Insert(point(it), point(it), it)
+			s.unindex(at)
+			it.score = e.Score
+			s.index(at)
 		}
 		it.stamp = e.Stamp
 		return old, true
 	}
-	it := &item{member: e.Member, score: e.Score, lon: e.Lon, lat: e.Lat, stamp: e.Stamp}
-	s.members[e.Member] = it
-	s.byScore.Set(it)
-	s.spatial.Insert(point(it), point(it), it)
+	var at uint32
+	if n := len(s.free); n > 0 {
+		at = s.free[n-1]
+		s.free = s.free[:n-1]
+	} else {
+		at = uint32(len(s.items))
+		s.items = append(s.items, item{})
+	}
+	s.items[at] = item{member: e.Member, score: e.Score, stamp: e.Stamp}
+	s.names.insert(at)
+	s.index(at)
 	return Entry{}, false
 }
 
+func (s *set) index(at uint32) {
+	score := s.items[at].score
+	s.byScore.Set(ref{score, at})
+	min, max := box(score)
+	s.spatial.Insert(min, max, at)
+}
+
+func (s *set) unindex(at uint32) {
+	score := s.items[at].score
+	s.byScore.Delete(ref{score, at})
+	min, max := box(score)
+	s.spatial.Delete(min, max, at)
+}
+
 func (s *set) delete(member string) (Entry, bool) {
-	it, ok := s.members[member]
+	at, ok := s.names.find(member)
 	if !ok {
 		return Entry{}, false
 	}
-	delete(s.members, member)
-	s.byScore.Delete(it)
-	s.spatial.Delete(point(it), point(it), it)
-	return it.entry(), true
+	e := s.items[at].entry()
+	s.unindex(at)
+	s.names.remove(at)
+	s.items[at] = item{}
+	s.free = append(s.free, at)
+	return e, true
 }
 
 // ascend calls fn for every item with score >= min, in sorted-set order,
 // until fn returns false.
 func (s *set) ascend(min float64, fn func(*item) bool) {
-	s.byScore.Ascend(&item{score: min}, fn)
+	s.byScore.Ascend(ref{min, probe}, func(r ref) bool { return fn(&s.items[r.at]) })
 }
 
 // descend calls fn for every item with score <= max, in reverse sorted-set
 // order, until fn returns false.
 func (s *set) descend(max float64, fn func(*item) bool) {
+	visit := func(r ref) bool { return r.score > max || fn(&s.items[r.at]) }
 	if math.IsInf(max, 1) {
-		s.byScore.Reverse(fn)
+		s.byScore.Reverse(visit)
 		return
 	}
 	// The pivot sorts after every member whose score is max.
-	pivot := &item{score: math.Nextafter(max, math.Inf(1))}
-	s.byScore.Descend(pivot, func(it *item) bool {
-		return it.score > max || fn(it)
-	})
+	s.byScore.Descend(ref{math.Nextafter(max, math.Inf(1)), probe}, visit)
+}
+
+// each calls fn for every item, in no particular order.
+func (s *set) each(fn func(*item) bool) {
+	s.byScore.Scan(func(r ref) bool { return fn(&s.items[r.at]) })
+}
+
+// nearby calls fn for items nearest first from (lon, lat), with their
+// distance in metres, until fn returns false. The walk orders nodes by
+// geo.MinDistance to their float32 boxes, which hold their items' exact
+// positions, so items come strictly in distance order (ties in any order).
+func (s *set) nearby(lon, lat float64, fn func(it *item, dist float64) bool) {
+	s.spatial.Nearby(
+		func(min, max [2]float32, at uint32, isItem bool) float64 {
+			if isItem {
+				ilon, ilat := geo.Decode(s.items[at].score)
+				return geo.Distance(lon, lat, ilon, ilat)
+			}
+			r := geo.Rect{MinLon: float64(min[0]), MinLat: float64(min[1]), MaxLon: float64(max[0]), MaxLat: float64(max[1])}
+			return geo.MinDistance(lon, lat, r)
+		},
+		func(_, _ [2]float32, at uint32, dist float64) bool {
+			return fn(&s.items[at], dist)
+		})
 }

@@ -63,7 +63,7 @@ func (s *Shard) Get(k Key, member string) (Entry, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if st := s.sets[k]; st != nil {
-		if it, ok := st.members[member]; ok {
+		if it, ok := st.get(member); ok {
 			return it.entry(), true
 		}
 	}
@@ -79,11 +79,11 @@ func (s *Shard) Delete(k Key, member string, notAfter int64) (Entry, bool) {
 	if st == nil {
 		return Entry{}, false
 	}
-	if it, ok := st.members[member]; !ok || it.stamp > notAfter {
+	if it, ok := st.get(member); !ok || it.stamp > notAfter {
 		return Entry{}, false
 	}
 	e, ok := st.delete(member)
-	if len(st.members) == 0 {
+	if st.len() == 0 {
 		delete(s.sets, k)
 	}
 	return e, ok
@@ -111,8 +111,9 @@ func (s *Shard) Search(k Key, q *geo.Search, minStamp int64, limit int, dst []Hi
 			if it.stamp < minStamp {
 				return true
 			}
-			if d, ok := q.Match(it.lon, it.lat); ok {
-				dst = append(dst, Hit{Entry: it.entry(), Dist: d, Cell: i})
+			e := it.entry()
+			if d, ok := q.Match(e.Lon, e.Lat); ok {
+				dst = append(dst, Hit{Entry: e, Dist: d, Cell: i})
 				found++
 			}
 			return limit <= 0 || found < limit
@@ -150,7 +151,7 @@ func (s *Shard) Len(k Key) int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if st := s.sets[k]; st != nil {
-		return len(st.members)
+		return st.len()
 	}
 	return 0
 }
@@ -161,7 +162,7 @@ func (s *Shard) Drop(k Key) int {
 	defer s.mu.Unlock()
 	n := 0
 	if st := s.sets[k]; st != nil {
-		n = len(st.members)
+		n = st.len()
 		delete(s.sets, k)
 	}
 	return n
@@ -193,11 +194,12 @@ func (s *Shard) Reclaim(minStamp func(Key) int64, removed func(Key, Entry)) {
 		if cut == 0 {
 			continue
 		}
-		for m, it := range st.members {
+		st.each(func(it *item) bool {
 			if it.stamp < cut {
-				victims = append(victims, victim{k, m})
+				victims = append(victims, victim{k, it.member})
 			}
-		}
+			return true
+		})
 	}
 	s.mu.RUnlock()
 	for _, v := range victims {

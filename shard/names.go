@@ -1,0 +1,84 @@
+package shard
+
+import "hash/maphash"
+
+// nameIndex finds a member's slab slot by name: an open-addressing table
+// of slot numbers (linear probing, backward-shift deletion), a few bytes
+// per member where a map[string] would cost a string header and more.
+type nameIndex struct {
+	items *[]item
+	slots []uint32 // slab index + 1; 0 is empty
+	n     int
+	seed  maphash.Seed
+}
+
+func (x *nameIndex) home(member string) int {
+	return int(maphash.String(x.seed, member) & uint64(len(x.slots)-1))
+}
+
+func (x *nameIndex) find(member string) (uint32, bool) {
+	if x.n == 0 {
+		return 0, false
+	}
+	items := *x.items
+	for i := x.home(member); ; i = (i + 1) & (len(x.slots) - 1) {
+		v := x.slots[i]
+		if v == 0 {
+			return 0, false
+		}
+		if items[v-1].member == member {
+			return v - 1, true
+		}
+	}
+}
+
+// insert adds the slab slot at, whose member is not in the index yet.
+func (x *nameIndex) insert(at uint32) {
+	if (x.n+1)*4 > len(x.slots)*3 {
+		x.grow()
+	}
+	x.place(at)
+	x.n++
+}
+
+func (x *nameIndex) place(at uint32) {
+	member := (*x.items)[at].member
+	i := x.home(member)
+	for x.slots[i] != 0 {
+		i = (i + 1) & (len(x.slots) - 1)
+	}
+	x.slots[i] = at + 1
+}
+
+func (x *nameIndex) grow() {
+	old := x.slots
+	if len(old) == 0 {
+		x.seed = maphash.MakeSeed()
+	}
+	x.slots = make([]uint32, max(8, 2*len(old)))
+	for _, v := range old {
+		if v != 0 {
+			x.place(v - 1)
+		}
+	}
+}
+
+// remove deletes the slab slot at, which must be in the index.
+func (x *nameIndex) remove(at uint32) {
+	mask := len(x.slots) - 1
+	i := x.home((*x.items)[at].member)
+	for x.slots[i] != at+1 {
+		i = (i + 1) & mask
+	}
+	// Shift back the entries after the hole that would no longer be
+	// reachable from their home slot.
+	for j := (i + 1) & mask; x.slots[j] != 0; j = (j + 1) & mask {
+		h := x.home((*x.items)[x.slots[j]-1].member)
+		if (j-h)&mask >= (j-i)&mask {
+			x.slots[i] = x.slots[j]
+			i = j
+		}
+	}
+	x.slots[i] = 0
+	x.n--
+}
