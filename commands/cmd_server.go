@@ -383,10 +383,19 @@ func configResetStat(e *Engine, c *Client, args [][]byte) {
 	c.W.OK()
 }
 
-// configRewrite: CONFIG REWRITE. Settings come from flags and a file
-// geoshard does not write back.
+// configRewrite: CONFIG REWRITE writes the current settings into the
+// config file the server started with, if any.
 func configRewrite(e *Engine, c *Client, args [][]byte) {
-	c.W.Error("ERR The server is running without a config file")
+	f := e.config.hooks.rewrite.Load()
+	if f == nil {
+		c.W.Error("ERR The server is running without a config file")
+		return
+	}
+	if err := (*f)(); err != nil {
+		c.W.Error("ERR Rewriting config file: " + err.Error())
+		return
+	}
+	c.W.OK()
 }
 
 // functionFlush: FUNCTION FLUSH [ASYNC|SYNC]. There are no functions;
@@ -533,7 +542,7 @@ func infoServer(e *Engine, c *Client, b *infoBuilder) {
 	b.int("uptime_in_seconds", up)
 	b.int("uptime_in_days", up/86400)
 	b.field("executable", exe)
-	b.field("config_file", "")
+	b.field("config_file", e.config.configFile())
 }
 
 func infoClients(e *Engine, c *Client, b *infoBuilder) {
@@ -588,8 +597,9 @@ func infoMemory(e *Engine, c *Client, b *infoBuilder) {
 	b.int("go_gc_count", int64(m.NumGC))
 	b.int("go_gc_pause_total_ns", int64(m.PauseTotalNs))
 	b.int("go_goroutines", int64(runtime.NumGoroutine()))
-	b.field("maxmemory", "0")
-	b.field("maxmemory_human", "0B")
+	maxmem := e.config.MaxMemory()
+	b.int("maxmemory", maxmem)
+	b.field("maxmemory_human", bytesToHuman(uint64(maxmem)))
 	b.field("maxmemory_policy", "noeviction")
 	ratio := 0.0
 	if m.HeapAlloc > 0 {

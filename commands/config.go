@@ -20,6 +20,8 @@ type Config struct {
 	mu       sync.RWMutex
 	settings map[string]*Setting
 	pass     string
+	hooks    hooks       // hooks.go
+	memory   memoryLimit // oom.go
 }
 
 // NewConfig returns an empty configuration.

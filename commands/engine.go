@@ -103,6 +103,9 @@ func (e *Engine) check(c *Client, cmd *command, args [][]byte) string {
 	if !c.authenticated && e.config.RequirePass() != "" && !cmd.noAuth {
 		return "NOAUTH Authentication required."
 	}
+	if e.overMemory(cmd) {
+		return errOOM
+	}
 	return ""
 }
 
@@ -132,6 +135,7 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	}
 	st.calls.Add(1)
 	st.usec.Add(time.Since(begin).Microseconds())
+	e.observe(cmd.fullName(), begin)
 	if len(c.W.Buf) > before && c.W.Buf[before] == '-' {
 		st.failed.Add(1)
 	}

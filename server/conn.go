@@ -1,11 +1,16 @@
 package server
 
 import (
+	"context"
+	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"net"
+	"os"
 	"time"
 
+	"geoshard/commands"
 	"geoshard/resp"
 )
 
@@ -13,15 +18,39 @@ import (
 // written even though more commands are waiting.
 const flushAt = 64 << 10
 
+// handshakeTimeout bounds a TLS handshake, so that a client that connects
+// and says nothing does not hold a connection slot for ever.
+const handshakeTimeout = 10 * time.Second
+
+// Redis's replies to connections it refuses before reading a command.
+const (
+	errMaxClients = "ERR max number of clients reached"
+	errDenied     = "DENIED Redis is running in protected mode because protected mode is enabled and no password is set for the default user. In this mode connections are only accepted from the loopback interface. If you want to connect from external computers to Redis you may adopt one of the following solutions: 1) Just disable protected mode sending the command 'CONFIG SET protected-mode no' from the loopback interface by connecting to Redis from the same host the server is running, however MAKE SURE Redis is not publicly accessible from internet if you do so. Use CONFIG REWRITE to make this change permanent. 2) Alternatively you can just disable the protected mode by editing the Redis configuration file, and setting the protected mode option to 'no', and then restarting the server. 3) If you started the server manually just for testing, restart it with the '--protected-mode no' option. 4) Setup a an authentication password for the default user. NOTE: You only need to do one of the above things in order for the server to start accepting connections from the outside."
+)
+
+// errOutputLimit ends a client whose replies pile up unread.
+var errOutputLimit = errors.New("client output buffer limit reached")
+
 // serveConn runs one client: read a command, run it, and write the queued
 // replies whenever the client has no more commands in flight.
 func (s *Server) serveConn(nc net.Conn) {
 	defer s.untrack(nc)
 	defer nc.Close()
-	c := s.engine.NewClient(nc.RemoteAddr().String(), nc.LocalAddr().String())
+	remote := nc.RemoteAddr().String()
+	if tc, ok := nc.(*tls.Conn); ok {
+		ctx, cancel := context.WithTimeout(context.Background(), handshakeTimeout)
+		err := tc.HandshakeContext(ctx)
+		cancel()
+		if err != nil {
+			s.log.Warn("TLS handshake failed", "client", remote, "err", err)
+			return
+		}
+	}
+	c := s.engine.NewClient(remote, nc.LocalAddr().String())
 	defer s.engine.Close(c)
-	if n := s.engine.Clients(); int64(n) > s.maxClients.Load() {
-		c.W.Error("ERR max number of clients reached")
+	if refusal := s.refuse(nc); refusal != "" {
+		c.W.Error(refusal)
+		nc.SetWriteDeadline(time.Now().Add(time.Second))
 		nc.Write(c.W.Buf)
 		return
 	}
@@ -32,28 +61,97 @@ func (s *Server) serveConn(nc net.Conn) {
 			if t := time.Duration(s.timeout.Load()); t > 0 {
 				nc.SetReadDeadline(time.Now().Add(t))
 			}
+			// shutdown sets stopping before it wakes readers: seen
+			// here, any later deadline of ours must not undo its own.
+			if s.stopping.Load() {
+				nc.SetReadDeadline(time.Now())
+			}
 		}
 		args, err := rd.ReadCommand()
 		if err != nil {
 			var perr resp.ProtocolError
 			if errors.As(err, &perr) {
 				c.W.Error(perr.Error())
-				nc.Write(c.W.Buf)
-				s.log.Debug("protocol error", "client", nc.RemoteAddr().String(), "err", perr.Error())
-			} else if len(c.W.Buf) > 0 && !errors.Is(err, io.EOF) {
-				nc.Write(c.W.Buf)
+				s.log.Warn("protocol error", "client", remote, "err", perr.Error())
+			}
+			if len(c.W.Buf) > 0 && !errors.Is(err, io.EOF) {
+				s.write(nc, c)
+			}
+			if !errors.Is(err, io.EOF) && perr == "" && !errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, net.ErrClosed) {
+				s.log.Debug("read failed", "client", remote, "err", err)
 			}
 			return
 		}
 		s.engine.Exec(c, args)
 		if c.Quit() || len(c.W.Buf) >= flushAt || rd.Buffered() == 0 {
-			if _, err := nc.Write(c.W.Buf); err != nil {
+			if err := s.write(nc, c); err != nil {
+				if errors.Is(err, errOutputLimit) || errors.Is(err, os.ErrDeadlineExceeded) {
+					s.log.Warn("closing client that does not read its replies", "client", remote, "err", err)
+				}
 				return
 			}
-			c.W.Buf = c.W.Buf[:0]
 			if c.Quit() {
 				return
 			}
 		}
 	}
+}
+
+// refuse returns the error a new connection gets instead of service, or
+// "" to serve it: maxclients first, then protected mode, as Redis checks.
+func (s *Server) refuse(nc net.Conn) string {
+	if n := s.engine.Clients(); int64(n) > s.maxClients.Load() {
+		s.engine.CountRejected()
+		s.log.Warn("refusing client: max number of clients reached", "client", nc.RemoteAddr().String())
+		return errMaxClients
+	}
+	if s.protected.Load() && s.cfg.RequirePass() == "" && !isLoopback(nc.RemoteAddr()) {
+		s.log.Warn("refusing client: protected mode", "client", nc.RemoteAddr().String())
+		return errDenied
+	}
+	return ""
+}
+
+// isLoopback is Redis 7.0's test for protected mode: the peer must be
+// exactly 127.0.0.1 or ::1 (other 127/8 addresses count as remote).
+func isLoopback(a net.Addr) bool {
+	ta, ok := a.(*net.TCPAddr)
+	if !ok {
+		return true // not an IP connection: local by construction
+	}
+	return ta.IP.Equal(net.IPv4(127, 0, 0, 1)) || ta.IP.Equal(net.IPv6loopback)
+}
+
+// write sends the client's queued replies, enforcing the output limit: a
+// reply past the hard limit, or a write stalled past the soft limit for
+// its time (or past the idle timeout), disconnects the client, so a client
+// that stops reading holds at most its last replies and one goroutine.
+func (s *Server) write(nc net.Conn, c *commands.Client) error {
+	pending := int64(len(c.W.Buf))
+	lim := s.outputLimit.Load()
+	if lim.Hard > 0 && pending > lim.Hard {
+		c.W.Buf = c.W.Buf[:0]
+		return fmt.Errorf("%w: %d bytes of replies over the hard limit %d", errOutputLimit, pending, lim.Hard)
+	}
+	var wait time.Duration
+	if lim.Soft > 0 && lim.SoftTime > 0 && pending > lim.Soft {
+		wait = lim.SoftTime
+	}
+	if t := time.Duration(s.timeout.Load()); t > 0 && (wait == 0 || t < wait) {
+		wait = t
+	}
+	if s.stopping.Load() && (wait == 0 || shutdownGrace < wait) {
+		wait = shutdownGrace
+	}
+	var deadline time.Time
+	if wait > 0 {
+		deadline = time.Now().Add(wait)
+	}
+	nc.SetWriteDeadline(deadline)
+	_, err := nc.Write(c.W.Buf)
+	c.W.Buf = c.W.Buf[:0]
+	if len(c.W.Buf) == 0 && cap(c.W.Buf) > 4*flushAt {
+		c.W.Buf = nil // one huge reply should not stay pinned to the client
+	}
+	return err
 }

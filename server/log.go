@@ -5,7 +5,10 @@ import (
 	"log/slog"
 )
 
-// NewLogger returns the process logger the options ask for.
+// NewLogger returns the process logger the options ask for. Repeated
+// messages are rate limited (see RateLimitHandler), so a flood of bad
+// clients or degraded searches cannot drown the log; the router gets the
+// same logger and so the same limit.
 func NewLogger(w io.Writer, o Options) *slog.Logger {
 	level := slog.LevelInfo
 	switch o.LogLevel {
@@ -15,8 +18,9 @@ func NewLogger(w io.Writer, o Options) *slog.Logger {
 		level = slog.LevelWarn
 	}
 	h := &slog.HandlerOptions{Level: level}
+	var base slog.Handler = slog.NewTextHandler(w, h)
 	if o.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(w, h))
+		base = slog.NewJSONHandler(w, h)
 	}
-	return slog.New(slog.NewTextHandler(w, h))
+	return slog.New(NewRateLimitHandler(base, DefaultLogBurst, DefaultLogEvery))
 }

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 // Options are the directives the server starts with.
 type Options struct {
+	ConfigFile      string // absolute path of the file given first, "" for none
 	Port            int
 	Bind            []string
 	Regions         string        // GeoJSON region map; "" for the embedded world map
@@ -24,6 +26,31 @@ type Options struct {
 	Timeout         time.Duration // idle client timeout; 0: never
 	LogLevel        string        // debug, verbose, notice, warning
 	LogFormat       string        // text or json
+
+	ProtectedMode bool
+	MaxMemory     int64 // bytes of Go heap in use; 0: no limit
+	OutputLimit   OutputLimit
+
+	MetricsPort int  // HTTP port of /metrics; 0: off
+	Pprof       bool // serve /debug/pprof on the metrics port
+
+	TLSPort        int // 0: no TLS listener
+	TLSCertFile    string
+	TLSKeyFile     string
+	TLSCACertFile  string
+	TLSAuthClients string // yes, no or optional
+}
+
+// OutputLimit is client-output-buffer-limit's "normal" class: a client
+// whose unsent replies pass Hard bytes, or stay above Soft bytes for
+// SoftTime, is disconnected. Zero turns a limit off.
+type OutputLimit struct {
+	Hard, Soft int64
+	SoftTime   time.Duration
+}
+
+func (l OutputLimit) String() string {
+	return fmt.Sprintf("normal %d %d %d", l.Hard, l.Soft, int64(l.SoftTime/time.Second))
 }
 
 // Defaults returns the options of a server started with no arguments.
@@ -36,7 +63,157 @@ func Defaults() Options {
 		MaxClients:      10000,
 		LogLevel:        "notice",
 		LogFormat:       "text",
+		ProtectedMode:   true,
+		// Unlike Redis's "normal 0 0 0": a client that stops reading is
+		// cut off rather than left holding a goroutine and its replies.
+		OutputLimit:    OutputLimit{Hard: 256 << 20, Soft: 64 << 20, SoftTime: 60 * time.Second},
+		TLSAuthClients: "yes",
 	}
+}
+
+// directive is one configuration name: how to apply its words to Options
+// and how to write the current value back the way a file spells it (CONFIG
+// GET and CONFIG REWRITE use the latter).
+type directive struct {
+	name  string
+	multi bool // takes several words (bind)
+	set   func(o *Options, vals []string) error
+	get   func(o *Options) string
+}
+
+func oneWord(f func(o *Options, v string) error) func(*Options, []string) error {
+	return func(o *Options, vals []string) error {
+		if len(vals) != 1 {
+			return fmt.Errorf("want one value, got %d", len(vals))
+		}
+		return f(o, vals[0])
+	}
+}
+
+func intDirective(name string, lo, hi int, field func(o *Options) *int) directive {
+	return directive{name: name,
+		set: oneWord(func(o *Options, v string) (err error) {
+			*field(o), err = parseInt(v, lo, hi)
+			return err
+		}),
+		get: func(o *Options) string { return strconv.Itoa(*field(o)) },
+	}
+}
+
+func stringDirective(name string, field func(o *Options) *string) directive {
+	return directive{name: name,
+		set: oneWord(func(o *Options, v string) error { *field(o) = v; return nil }),
+		get: func(o *Options) string { return *field(o) },
+	}
+}
+
+func yesNoDirective(name string, field func(o *Options) *bool) directive {
+	return directive{name: name,
+		set: oneWord(func(o *Options, v string) (err error) {
+			*field(o), err = parseYesNo(v)
+			return err
+		}),
+		get: func(o *Options) string { return yesNo(*field(o)) },
+	}
+}
+
+func secondsDirective(name string, field func(o *Options) *time.Duration) directive {
+	return directive{name: name,
+		set: oneWord(func(o *Options, v string) (err error) {
+			*field(o), err = parseSeconds(v)
+			return err
+		}),
+		get: func(o *Options) string { return seconds(*field(o)) },
+	}
+}
+
+var directives = []directive{
+	intDirective("port", 0, 65535, func(o *Options) *int { return &o.Port }),
+	{name: "bind", multi: true,
+		set: func(o *Options, vals []string) error {
+			if len(vals) == 0 {
+				return fmt.Errorf("want at least one address")
+			}
+			o.Bind = vals
+			return nil
+		},
+		get: func(o *Options) string { return strings.Join(o.Bind, " ") }},
+	stringDirective("regions", func(o *Options) *string { return &o.Regions }),
+	secondsDirective("position-ttl", func(o *Options) *time.Duration { return &o.PositionTTL }),
+	{name: "fanout-timeout",
+		set: oneWord(func(o *Options, v string) error {
+			ms, err := parseInt(v, 1, 60000)
+			o.FanoutTimeout = time.Duration(ms) * time.Millisecond
+			return err
+		}),
+		get: func(o *Options) string { return strconv.FormatInt(o.FanoutTimeout.Milliseconds(), 10) }},
+	{name: "proto-max-bulk-len",
+		set: oneWord(func(o *Options, v string) (err error) {
+			o.ProtoMaxBulkLen, err = parseBulkLen(v)
+			return err
+		}),
+		get: func(o *Options) string { return strconv.FormatInt(o.ProtoMaxBulkLen, 10) }},
+	stringDirective("requirepass", func(o *Options) *string { return &o.RequirePass }),
+	intDirective("maxclients", 1, 1<<20, func(o *Options) *int { return &o.MaxClients }),
+	secondsDirective("timeout", func(o *Options) *time.Duration { return &o.Timeout }),
+	{name: "loglevel",
+		set: oneWord(func(o *Options, v string) error {
+			switch v {
+			case "debug", "verbose", "notice", "warning":
+				o.LogLevel = v
+				return nil
+			}
+			return fmt.Errorf("want debug, verbose, notice or warning")
+		}),
+		get: func(o *Options) string { return o.LogLevel }},
+	{name: "logformat",
+		set: oneWord(func(o *Options, v string) error {
+			if v != "text" && v != "json" {
+				return fmt.Errorf("want text or json")
+			}
+			o.LogFormat = v
+			return nil
+		}),
+		get: func(o *Options) string { return o.LogFormat }},
+	yesNoDirective("protected-mode", func(o *Options) *bool { return &o.ProtectedMode }),
+	{name: "maxmemory",
+		set: oneWord(func(o *Options, v string) (err error) {
+			o.MaxMemory, err = ParseMemory(v)
+			return err
+		}),
+		get: func(o *Options) string { return strconv.FormatInt(o.MaxMemory, 10) }},
+	{name: "client-output-buffer-limit", multi: true,
+		set: func(o *Options, vals []string) (err error) {
+			o.OutputLimit, err = parseOutputLimit(o.OutputLimit, vals)
+			return err
+		},
+		get: func(o *Options) string { return o.OutputLimit.String() }},
+	intDirective("metrics-port", 0, 65535, func(o *Options) *int { return &o.MetricsPort }),
+	yesNoDirective("pprof", func(o *Options) *bool { return &o.Pprof }),
+	intDirective("tls-port", 0, 65535, func(o *Options) *int { return &o.TLSPort }),
+	stringDirective("tls-cert-file", func(o *Options) *string { return &o.TLSCertFile }),
+	stringDirective("tls-key-file", func(o *Options) *string { return &o.TLSKeyFile }),
+	stringDirective("tls-ca-cert-file", func(o *Options) *string { return &o.TLSCACertFile }),
+	{name: "tls-auth-clients",
+		set: oneWord(func(o *Options, v string) error {
+			v = strings.ToLower(v)
+			if v != "yes" && v != "no" && v != "optional" {
+				return fmt.Errorf("want yes, no or optional")
+			}
+			o.TLSAuthClients = v
+			return nil
+		}),
+		get: func(o *Options) string { return o.TLSAuthClients }},
+}
+
+func lookupDirective(name string) *directive {
+	name = strings.ToLower(name)
+	for i := range directives {
+		if directives[i].name == name {
+			return &directives[i]
+		}
+	}
+	return nil
 }
 
 // ParseArgs reads the command line as redis-server does:
@@ -44,7 +221,12 @@ func Defaults() Options {
 func ParseArgs(args []string) (Options, error) {
 	o := Defaults()
 	if len(args) > 0 && !strings.HasPrefix(args[0], "--") {
-		if err := o.loadFile(args[0]); err != nil {
+		abs, err := filepath.Abs(args[0])
+		if err != nil {
+			return o, fmt.Errorf("config file %s: %w", args[0], err)
+		}
+		o.ConfigFile = abs
+		if err := o.loadFile(abs); err != nil {
 			return o, err
 		}
 		args = args[1:]
@@ -75,88 +257,119 @@ func (o *Options) loadFile(path string) error {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
+		words, err := splitLine(sc.Text())
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		if len(words) == 0 {
 			continue
 		}
-		words := strings.Fields(line)
-		if err := o.Set(words[0], unquote(words[1:])); err != nil {
+		if err := o.Set(words[0], words[1:]); err != nil {
 			return fmt.Errorf("%s:%d: %w", path, n, err)
 		}
 	}
-	return sc.Err()
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("config file %s: %w", path, err)
+	}
+	return nil
 }
 
-func unquote(ws []string) []string {
-	for i, w := range ws {
-		if len(w) >= 2 && (w[0] == '"' || w[0] == '\'') && w[len(w)-1] == w[0] {
-			ws[i] = w[1 : len(w)-1]
+// splitLine splits a config line into words as Redis's sdssplitargs does:
+// blanks separate words, "double quotes" take \-escapes, 'single quotes'
+// do not, and a line starting with # is a comment.
+func splitLine(line string) ([]string, error) {
+	var words []string
+	i := 0
+	for {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
+			i++
+		}
+		if i == len(line) || (len(words) == 0 && line[i] == '#') {
+			return words, nil
+		}
+		var w strings.Builder
+		switch q := line[i]; q {
+		case '"', '\'':
+			i++
+			closed := false
+			for i < len(line) && !closed {
+				switch ch := line[i]; {
+				case ch == q:
+					closed = true
+				case ch == '\\' && q == '"' && i+1 < len(line):
+					i++
+					w.WriteByte(unescape(line[i]))
+				case ch == '\\' && q == '\'' && i+1 < len(line) && line[i+1] == '\'':
+					i++
+					w.WriteByte('\'')
+				default:
+					w.WriteByte(ch)
+				}
+				i++
+			}
+			if !closed || (i < len(line) && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') {
+				return nil, fmt.Errorf("unbalanced quotes in configuration line")
+			}
+		default:
+			for i < len(line) && line[i] != ' ' && line[i] != '\t' && line[i] != '\r' {
+				w.WriteByte(line[i])
+				i++
+			}
+		}
+		words = append(words, w.String())
+	}
+}
+
+func unescape(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	case 'b':
+		return '\b'
+	case 'a':
+		return '\a'
+	}
+	return c
+}
+
+// quoteWord writes a value so that splitLine reads it back unchanged.
+func quoteWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\r\n\"'\\#") {
+		return s
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteByte(c)
 		}
 	}
-	return ws
+	b.WriteByte('"')
+	return b.String()
 }
 
 // Set applies one directive.
 func (o *Options) Set(name string, vals []string) error {
-	name = strings.ToLower(name)
-	one := func() (string, error) {
-		if len(vals) != 1 {
-			return "", fmt.Errorf("directive %s: want one value, got %d", name, len(vals))
-		}
-		return vals[0], nil
-	}
-	v, err := "", error(nil)
-	if name != "bind" {
-		if v, err = one(); err != nil {
-			return err
-		}
-	}
-	switch name {
-	case "port":
-		o.Port, err = parseInt(v, 0, 65535)
-	case "bind":
-		if len(vals) == 0 {
-			return fmt.Errorf("directive bind: want at least one address")
-		}
-		o.Bind = vals
-	case "regions":
-		o.Regions = v
-	case "position-ttl":
-		o.PositionTTL, err = parseSeconds(v)
-	case "fanout-timeout":
-		var ms int
-		ms, err = parseInt(v, 1, 60000)
-		o.FanoutTimeout = time.Duration(ms) * time.Millisecond
-	case "proto-max-bulk-len":
-		var n int64
-		n, err = ParseMemory(v)
-		if err == nil && n < 1<<20 {
-			err = fmt.Errorf("must be at least 1mb")
-		}
-		o.ProtoMaxBulkLen = n
-	case "requirepass":
-		o.RequirePass = v
-	case "maxclients":
-		o.MaxClients, err = parseInt(v, 1, 1<<20)
-	case "timeout":
-		o.Timeout, err = parseSeconds(v)
-	case "loglevel":
-		switch v {
-		case "debug", "verbose", "notice", "warning":
-			o.LogLevel = v
-		default:
-			err = fmt.Errorf("want debug, verbose, notice or warning")
-		}
-	case "logformat":
-		if v != "text" && v != "json" {
-			err = fmt.Errorf("want text or json")
-		}
-		o.LogFormat = v
-	default:
+	d := lookupDirective(name)
+	if d == nil {
 		return fmt.Errorf("unknown directive %q", name)
 	}
-	if err != nil {
-		return fmt.Errorf("directive %s %q: %w", name, strings.Join(vals, " "), err)
+	if err := d.set(o, vals); err != nil {
+		return fmt.Errorf("directive %s %q: %w", d.name, strings.Join(vals, " "), err)
 	}
 	return nil
 }
@@ -177,6 +390,60 @@ func parseSeconds(s string) (time.Duration, error) {
 	return time.Duration(f * float64(time.Second)), nil
 }
 
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+}
+
+func parseYesNo(s string) (bool, error) {
+	switch strings.ToLower(s) {
+	case "yes":
+		return true, nil
+	case "no":
+		return false, nil
+	}
+	return false, fmt.Errorf("want yes or no")
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func parseBulkLen(v string) (int64, error) {
+	n, err := ParseMemory(v)
+	if err == nil && n < 1<<20 {
+		err = fmt.Errorf("must be at least 1mb")
+	}
+	return n, err
+}
+
+// parseOutputLimit reads "class hard soft seconds" groups. Only the normal
+// class applies here; replica and pubsub groups are accepted, as Redis
+// config files carry them, and ignored.
+func parseOutputLimit(cur OutputLimit, vals []string) (OutputLimit, error) {
+	if len(vals) == 0 || len(vals)%4 != 0 {
+		return cur, fmt.Errorf("want groups of: class hard-limit soft-limit soft-seconds")
+	}
+	for i := 0; i < len(vals); i += 4 {
+		class := strings.ToLower(vals[i])
+		if class != "normal" && class != "replica" && class != "slave" && class != "pubsub" {
+			return cur, fmt.Errorf("unknown client class %q", vals[i])
+		}
+		hard, err1 := ParseMemory(vals[i+1])
+		soft, err2 := ParseMemory(vals[i+2])
+		secs, err3 := strconv.ParseInt(vals[i+3], 10, 64)
+		if err1 != nil || err2 != nil || err3 != nil || secs < 0 || secs > 1e9 {
+			return cur, fmt.Errorf("want sizes and a whole number of seconds")
+		}
+		if class == "normal" {
+			cur = OutputLimit{Hard: hard, Soft: soft, SoftTime: time.Duration(secs) * time.Second}
+		}
+	}
+	return cur, nil
+}
+
 // ParseMemory reads a size as redis.conf writes it: 1024, 1k, 1kb, 5mb, 1gb.
 func ParseMemory(s string) (int64, error) {
 	units := []struct {
@@ -192,7 +459,7 @@ func ParseMemory(s string) (int64, error) {
 		}
 	}
 	n, err := strconv.ParseInt(ls, 10, 64)
-	if err != nil || n < 0 {
+	if err != nil || n < 0 || n > (1<<62)/mul {
 		return 0, fmt.Errorf("want a size such as 512mb")
 	}
 	return n * mul, nil

@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,22 +19,34 @@ import (
 	"geoshard/shard"
 )
 
+// shutdownGrace bounds how long, once the server is stopping, a reply may
+// take to reach a client that does not read it.
+const shutdownGrace = 500 * time.Millisecond
+
 // Server accepts Redis-protocol clients and runs their commands.
 type Server struct {
-	opts   Options
-	log    *slog.Logger
-	router *cluster.Router
-	engine *commands.Engine
+	opts    Options
+	log     *slog.Logger
+	router  *cluster.Router
+	engine  *commands.Engine
+	cfg     *commands.Config
+	metrics *metrics
+	tls     *tls.Config // nil without tls-port
 
-	maxBulkLen atomic.Int64
-	maxClients atomic.Int64
-	timeout    atomic.Int64 // ns
+	maxBulkLen  atomic.Int64
+	maxClients  atomic.Int64
+	timeout     atomic.Int64 // ns
+	protected   atomic.Bool
+	outputLimit atomic.Pointer[OutputLimit]
+	stopping    atomic.Bool // set once shutdown begins
 
 	mu        sync.Mutex
 	listeners []net.Listener
+	httpLn    net.Listener // /metrics; nil when metrics-port is 0
 	conns     map[net.Conn]struct{}
 	closing   bool
 	wg        sync.WaitGroup
+	stop      context.CancelFunc // ends Serve; set while it runs
 }
 
 // New builds a server from its options: it loads the region map and
@@ -56,39 +70,99 @@ func New(o Options, log *slog.Logger) (*Server, error) {
 	s.maxBulkLen.Store(o.ProtoMaxBulkLen)
 	s.maxClients.Store(int64(o.MaxClients))
 	s.timeout.Store(int64(o.Timeout))
-	s.engine = commands.New(r, s.config())
+	s.protected.Store(o.ProtectedMode)
+	lim := o.OutputLimit
+	s.outputLimit.Store(&lim)
+	if o.TLSPort != 0 {
+		tc, err := loadTLS(o)
+		if err != nil {
+			return nil, err
+		}
+		s.tls = tc
+	}
+	s.cfg = s.config()
+	s.metrics = newMetrics(s)
+	s.cfg.ObserveCommands(s.metrics.observeCommand)
+	s.cfg.OnShutdown(s.requestShutdown)
+	if o.ConfigFile != "" {
+		s.cfg.SetConfigFile(o.ConfigFile)
+		s.cfg.OnRewrite(s.rewriteConfig)
+	}
+	s.engine = commands.New(r, s.cfg)
 	return s, nil
 }
 
 // Router returns the server's router.
 func (s *Server) Router() *cluster.Router { return s.router }
 
-// Listen opens the listening sockets, one per bind address.
+// Listen opens the listening sockets: the Redis port (and the TLS port)
+// on every bind address, and the metrics port on the first.
 func (s *Server) Listen() error {
-	for _, host := range s.opts.Bind {
-		host = strings.TrimPrefix(host, "-") // redis.conf's "optional address" mark
-		ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(s.opts.Port)))
+	ports := []int{s.opts.Port}
+	if s.tls != nil {
+		ports = append(ports, s.opts.TLSPort)
+	}
+	for i, port := range ports {
+		for _, host := range s.opts.Bind {
+			ln, err := listen(host, port)
+			if err != nil {
+				s.closeListeners()
+				return err
+			}
+			if i == 1 {
+				ln = tls.NewListener(ln, s.tls)
+			}
+			s.listeners = append(s.listeners, ln)
+		}
+	}
+	if s.opts.MetricsPort != 0 {
+		ln, err := listen(s.opts.Bind[0], s.opts.MetricsPort)
 		if err != nil {
 			s.closeListeners()
-			return fmt.Errorf("listen on %s port %d: %w", host, s.opts.Port, err)
+			return fmt.Errorf("metrics: %w", err)
 		}
-		s.listeners = append(s.listeners, ln)
+		s.httpLn = ln
 	}
 	return nil
+}
+
+func listen(host string, port int) (net.Listener, error) {
+	host = strings.TrimPrefix(host, "-") // redis.conf's "optional address" mark
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s port %d: %w", host, port, err)
+	}
+	return ln, nil
 }
 
 // Addr returns the first listening address (useful with port 0).
 func (s *Server) Addr() net.Addr { return s.listeners[0].Addr() }
 
-// Serve accepts clients until ctx ends, then shuts down: it stops
-// accepting, lets every connection finish the command it is running, and
-// returns when all are closed.
+// Serve accepts clients until ctx ends or a client sends SHUTDOWN, then
+// shuts down: it stops accepting, lets every connection finish the
+// commands it has read and send their replies, and returns when all are
+// closed.
 func (s *Server) Serve(ctx context.Context) error {
-	bg, stop := context.WithCancel(ctx)
+	ctx, stop := context.WithCancel(ctx)
 	defer stop()
+	s.mu.Lock()
+	s.stop = stop
+	s.mu.Unlock()
+	bg, stopBG := context.WithCancel(context.Background())
+	defer stopBG()
 	go s.router.Run(bg, time.Second)
 	go s.expireLoop(bg)
-	errc := make(chan error, len(s.listeners))
+	errc := make(chan error, len(s.listeners)+1)
+	var web *http.Server
+	if s.httpLn != nil {
+		web = &http.Server{Handler: s.httpHandler(), ReadHeaderTimeout: 10 * time.Second,
+			ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
+		go func() {
+			if err := web.Serve(s.httpLn); !errors.Is(err, http.ErrServerClosed) {
+				errc <- fmt.Errorf("metrics: %w", err)
+			}
+		}()
+	}
 	for _, ln := range s.listeners {
 		go func() { errc <- s.accept(ln) }()
 	}
@@ -100,7 +174,26 @@ func (s *Server) Serve(ctx context.Context) error {
 	case err = <-errc:
 	}
 	s.shutdown()
+	if web != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		web.Shutdown(sctx)
+		cancel()
+	}
 	return err
+}
+
+// requestShutdown is SHUTDOWN's hook: it ends Serve. Snapshots are not
+// written here (yet), so every mode stops the same way.
+func (s *Server) requestShutdown(mode commands.ShutdownMode) error {
+	s.mu.Lock()
+	stop := s.stop
+	s.mu.Unlock()
+	if stop == nil {
+		return errors.New("server is not serving")
+	}
+	s.log.Warn("user requested shutdown")
+	stop()
+	return nil
 }
 
 func (s *Server) expireLoop(ctx context.Context) {
@@ -128,7 +221,11 @@ func (s *Server) accept(ln net.Listener) error {
 				time.Sleep(5 * time.Millisecond)
 				continue
 			}
-			return fmt.Errorf("accept: %w", err)
+			// Out of file descriptors and the like: wait, as
+			// net/http does, rather than give up serving.
+			s.log.Warn("accept failed", "err", err)
+			time.Sleep(50 * time.Millisecond)
+			continue
 		}
 		if !s.track(nc) {
 			nc.Close()
@@ -161,20 +258,20 @@ func (s *Server) closeListeners() {
 	for _, ln := range s.listeners {
 		ln.Close()
 	}
+	if s.httpLn != nil {
+		s.httpLn.Close()
+	}
 }
 
 func (s *Server) shutdown() {
+	s.stopping.Store(true)
 	s.mu.Lock()
 	s.closing = true
 	s.closeListeners()
-	// Unblock readers; a command already running finishes and its reply
-	// write fails or succeeds on its own.
+	// Wake every reader: a connection runs the commands it has already
+	// read, sends their replies and closes (see serveConn).
 	for nc := range s.conns {
-		if tc, ok := nc.(*net.TCPConn); ok {
-			tc.CloseRead()
-		} else {
-			nc.SetReadDeadline(time.Now())
-		}
+		nc.SetReadDeadline(time.Now())
 	}
 	s.mu.Unlock()
 	s.wg.Wait()

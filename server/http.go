@@ -1,0 +1,33 @@
+package server
+
+import (
+	"net/http"
+	"net/http/pprof"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	// TODO(mapview): import "geoshard/mapview" once that package lands.
+)
+
+// httpHandler serves the metrics port: /metrics for Prometheus, /map for
+// people, and /debug/pprof/ when the pprof directive allows it (it is off
+// by default: profiles show what the server holds).
+func (s *Server) httpHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{
+		ErrorLog: promLogger{s},
+	}))
+	// TODO(mapview): mux.Handle("/map", mapview.Handler(s.router))
+	if s.opts.Pprof {
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	}
+	return mux
+}
+
+// promLogger passes the metrics handler's errors to the server log.
+type promLogger struct{ s *Server }
+
+func (l promLogger) Println(v ...any) { l.s.log.Warn("metrics", "err", v) }
