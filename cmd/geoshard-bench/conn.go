@@ -107,7 +107,7 @@ func (c *client) command(args ...string) (reply, error) {
 		return rep, err
 	}
 	if rep.isError() {
-		return rep, fmt.Errorf("%s on %s: %s", strings.Join(args[:1], ""), c.addr, rep.str)
+		return rep, fmt.Errorf("%s on %s: %s", args[0], c.addr, rep.str)
 	}
 	return rep, nil
 }
