@@ -612,11 +612,7 @@ func infoMemory(e *Engine, c *Client, b *infoBuilder) {
 func infoPersistence(e *Engine, c *Client, b *infoBuilder) {
 	b.field("loading", "0")
 	b.field("async_loading", "0")
-	b.field("rdb_changes_since_last_save", "0")
-	b.field("rdb_bgsave_in_progress", "0")
-	b.int("rdb_last_save_time", e.start.Unix())
-	b.field("rdb_last_bgsave_status", "ok")
-	b.field("rdb_saves", "0")
+	infoRDB(e, b) // snapshot.go
 	b.field("aof_enabled", "0")
 	b.field("aof_rewrite_in_progress", "0")
 	b.field("aof_last_write_status", "ok")

@@ -31,6 +31,7 @@ type Engine struct {
 
 	clients  clientList
 	counters counters
+	persist  persistence // snapshot.go
 }
 
 // New returns an engine on top of a router.
