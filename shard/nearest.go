@@ -17,14 +17,17 @@ func (s *Shard) Nearest(k Key, q *geo.Search, minStamp int64, n int, dst []Hit) 
 		return dst, true
 	}
 	radius := q.RadiusMetres()
-	found, complete := 0, true
-	var last float64
-	st.nearby(q.Lon, q.Lat, func(it *item, d float64) bool {
-		if d > radius {
+	// far holds the distances of the n nearest hits so far, farthest on
+	// top: once the walk's bound passes the farthest of them, nothing left
+	// can come nearer.
+	far := make(maxHeap, 0, n)
+	complete := true
+	st.nearby(q.Lon, q.Lat, func(it *item, bound float64) bool {
+		if bound > radius {
 			return false // everything left is farther still
 		}
-		if found >= n && d > last {
-			complete = false // everything left is farther than the n found
+		if len(far) == n && bound > far[0] {
+			complete = false
 			return false
 		}
 		if it.stamp < minStamp {
@@ -40,9 +43,51 @@ func (s *Shard) Nearest(k Key, q *geo.Search, minStamp int64, n int, dst []Hit) 
 			return true
 		}
 		dst = append(dst, Hit{Entry: e, Dist: dist, Cell: cell})
-		found++
-		last = d
+		far.offer(dist, n)
 		return true
 	})
 	return dst, complete
+}
+
+// maxHeap keeps the n smallest distances offered, the largest at [0].
+type maxHeap []float64
+
+func (h *maxHeap) offer(d float64, n int) {
+	if len(*h) < n {
+		*h = append(*h, d)
+		h.up(len(*h) - 1)
+		return
+	}
+	if d < (*h)[0] {
+		(*h)[0] = d
+		h.down(0)
+	}
+}
+
+func (h maxHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if h[p] >= h[i] {
+			return
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+}
+
+func (h maxHeap) down(i int) {
+	for {
+		l, big := 2*i+1, i
+		if l < len(h) && h[l] > h[big] {
+			big = l
+		}
+		if r := l + 1; r < len(h) && h[r] > h[big] {
+			big = r
+		}
+		if big == i {
+			return
+		}
+		h[i], h[big] = h[big], h[i]
+		i = big
+	}
 }

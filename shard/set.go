@@ -170,21 +170,17 @@ func (s *set) each(fn func(*item) bool) {
 	s.byScore.Scan(func(r ref) bool { return fn(&s.items[r.at]) })
 }
 
-// nearby calls fn for items nearest first from (lon, lat), with their
-// distance in metres, until fn returns false. The walk orders nodes by
-// geo.MinDistance to their float32 boxes, which hold their items' exact
-// positions, so items come strictly in distance order (ties in any order).
-func (s *set) nearby(lon, lat float64, fn func(it *item, dist float64) bool) {
+// nearby visits items in the order of a lower bound of their distance from
+// (lon, lat), cheap to compute from their float32 boxes (which hold their
+// exact positions); fn gets each item with that bound, until it returns
+// false. Every item not yet visited is at least as far as the last bound.
+func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
+	near := geo.NewNear(lon, lat)
 	s.spatial.Nearby(
-		func(min, max [2]float32, at uint32, isItem bool) float64 {
-			if isItem {
-				ilon, ilat := geo.Decode(s.items[at].score)
-				return geo.Distance(lon, lat, ilon, ilat)
-			}
-			r := geo.Rect{MinLon: float64(min[0]), MinLat: float64(min[1]), MaxLon: float64(max[0]), MaxLat: float64(max[1])}
-			return geo.MinDistance(lon, lat, r)
+		func(min, max [2]float32, _ uint32, _ bool) float64 {
+			return near.Bound(geo.Rect{MinLon: float64(min[0]), MinLat: float64(min[1]), MaxLon: float64(max[0]), MaxLat: float64(max[1])})
 		},
-		func(_, _ [2]float32, at uint32, dist float64) bool {
-			return fn(&s.items[at], dist)
+		func(_, _ [2]float32, at uint32, bound float64) bool {
+			return fn(&s.items[at], bound)
 		})
 }

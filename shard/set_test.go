@@ -63,12 +63,12 @@ func TestSetAgainstMap(t *testing.T) {
 	}
 	last := -1.0
 	n := 0
-	s.nearby(4.5, 52.5, func(it *item, d float64) bool {
+	s.nearby(4.5, 52.5, func(it *item, bound float64) bool {
 		lon, lat := geo.Decode(it.score)
-		if exact := geo.Distance(4.5, 52.5, lon, lat); exact != d || d < last {
-			t.Fatalf("nearby out of order: %v after %v (exact %v)", d, last, exact)
+		if exact := geo.Distance(4.5, 52.5, lon, lat); bound > exact || bound < last {
+			t.Fatalf("nearby bound %v after %v (exact %v)", bound, last, exact)
 		}
-		last = d
+		last = bound
 		n++
 		return true
 	})
