@@ -39,6 +39,8 @@ type Options struct {
 	TLSKeyFile     string
 	TLSCACertFile  string
 	TLSAuthClients string // yes, no or optional
+
+	Snapshot SnapshotOptions // snapshot.go
 }
 
 // OutputLimit is client-output-buffer-limit's "normal" class: a client

@@ -47,6 +47,7 @@ type Server struct {
 	closing   bool
 	wg        sync.WaitGroup
 	stop      context.CancelFunc // ends Serve; set while it runs
+	snap      snapshotState      // snapshot.go
 }
 
 // New builds a server from its options: it loads the region map and
@@ -89,6 +90,9 @@ func New(o Options, log *slog.Logger) (*Server, error) {
 		s.cfg.OnRewrite(s.rewriteConfig)
 	}
 	s.engine = commands.New(r, s.cfg)
+	if err := s.loadSnapshot(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -152,6 +156,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	defer stopBG()
 	go s.router.Run(bg, time.Second)
 	go s.expireLoop(bg)
+	go s.saveSchedule(bg)
 	errc := make(chan error, len(s.listeners)+1)
 	var web *http.Server
 	if s.httpLn != nil {
@@ -174,6 +179,9 @@ func (s *Server) Serve(ctx context.Context) error {
 	case err = <-errc:
 	}
 	s.shutdown()
+	if serr := s.finalSave(); err == nil {
+		err = serr
+	}
 	if web != nil {
 		sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		web.Shutdown(sctx)
@@ -182,9 +190,12 @@ func (s *Server) Serve(ctx context.Context) error {
 	return err
 }
 
-// requestShutdown is SHUTDOWN's hook: it ends Serve. Snapshots are not
-// written here (yet), so every mode stops the same way.
+// requestShutdown is SHUTDOWN's hook: it ends Serve, which saves a
+// snapshot as mode asks once the clients are gone (see shutdownSave).
 func (s *Server) requestShutdown(mode commands.ShutdownMode) error {
+	if err := s.shutdownSave(mode); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	stop := s.stop
 	s.mu.Unlock()

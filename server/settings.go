@@ -21,7 +21,6 @@ func (s *Server) config() *commands.Config {
 		c.Add(&commands.Setting{Name: name, Get: func() string { return value }})
 	}
 	fixed("databases", strconv.Itoa(commands.Databases))
-	fixed("save", "")
 	fixed("appendonly", "no")
 	fixed("maxmemory-policy", "noeviction")
 	live := func(name string, get func() string, set func(string) error) {
@@ -104,5 +103,6 @@ func (s *Server) config() *commands.Config {
 			}
 			return err
 		})
+	s.snapshotSettings(c)
 	return c
 }
