@@ -1,0 +1,220 @@
+// Package plan judges and proposes region maps offline: it replays a
+// recorded (or synthetic) workload of pings and searches against candidate
+// maps through a real cluster.Router, reports what each border costs, and
+// proposes maps whose borders run through low-density ground.
+package plan
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"geoshard/geo"
+)
+
+// Ping is one position report: GEOADD <key> lon lat id at time T.
+type Ping struct {
+	T        float64 // seconds; any epoch, only differences matter
+	ID       string
+	Lon, Lat float64
+}
+
+// Search is one rider's search: GEOSEARCH <key> FROMLONLAT lon lat
+// BYRADIUS radius m ... at time T.
+type Search struct {
+	T        float64
+	Lon, Lat float64
+	RadiusM  float64
+}
+
+// Workload is what the planner replays.
+type Workload struct {
+	Pings    []Ping
+	Searches []Search
+}
+
+// The CSV headers, exactly as the files must start.
+const (
+	PingHeader   = "time,id,lon,lat"
+	SearchHeader = "time,lon,lat,radius_m"
+)
+
+// Span returns the seconds between the first and the last event, at
+// least one second so that rates stay finite.
+func (w *Workload) Span() float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range w.Pings {
+		lo, hi = math.Min(lo, p.T), math.Max(hi, p.T)
+	}
+	for _, s := range w.Searches {
+		lo, hi = math.Min(lo, s.T), math.Max(hi, s.T)
+	}
+	if !(hi-lo >= 1) {
+		return 1
+	}
+	return hi - lo
+}
+
+// ReadPings parses a pings CSV: the header line "time,id,lon,lat", then
+// one ping per line. Errors name the line.
+func ReadPings(r io.Reader) ([]Ping, error) {
+	var out []Ping
+	err := readCSV(r, PingHeader, 4, func(line int, f []string) error {
+		t, err := parseNum(f[0], "time")
+		if err != nil {
+			return err
+		}
+		if f[1] == "" {
+			return errors.New("empty id")
+		}
+		lon, lat, err := parsePos(f[2], f[3])
+		if err != nil {
+			return err
+		}
+		out = append(out, Ping{T: t, ID: f[1], Lon: lon, Lat: lat})
+		return nil
+	})
+	return out, err
+}
+
+// ReadSearches parses a searches CSV: the header line
+// "time,lon,lat,radius_m", then one search per line.
+func ReadSearches(r io.Reader) ([]Search, error) {
+	var out []Search
+	err := readCSV(r, SearchHeader, 4, func(line int, f []string) error {
+		t, err := parseNum(f[0], "time")
+		if err != nil {
+			return err
+		}
+		lon, lat, err := parsePos(f[1], f[2])
+		if err != nil {
+			return err
+		}
+		rad, err := parseNum(f[3], "radius_m")
+		if err != nil {
+			return err
+		}
+		if rad < 0 {
+			return fmt.Errorf("radius_m %v is negative", rad)
+		}
+		out = append(out, Search{T: t, Lon: lon, Lat: lat, RadiusM: rad})
+		return nil
+	})
+	return out, err
+}
+
+// ReadWorkload reads a pings file and a searches file; either path may be
+// empty.
+func ReadWorkload(pingsPath, searchesPath string) (*Workload, error) {
+	w := &Workload{}
+	if pingsPath != "" {
+		f, err := os.Open(pingsPath)
+		if err != nil {
+			return nil, err
+		}
+		w.Pings, err = ReadPings(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", pingsPath, err)
+		}
+	}
+	if searchesPath != "" {
+		f, err := os.Open(searchesPath)
+		if err != nil {
+			return nil, err
+		}
+		w.Searches, err = ReadSearches(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", searchesPath, err)
+		}
+	}
+	return w, nil
+}
+
+func readCSV(r io.Reader, header string, fields int, row func(int, []string) error) error {
+	cr := csv.NewReader(bufio.NewReader(r))
+	cr.FieldsPerRecord = fields
+	cr.ReuseRecord = true
+	first := true
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			if first {
+				return fmt.Errorf("empty file, want the header %q", header)
+			}
+			return nil
+		}
+		line, _ := cr.FieldPos(0)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", line, err)
+		}
+		if first {
+			first = false
+			if got := strings.TrimPrefix(strings.Join(rec, ","), "\ufeff"); got != header {
+				return fmt.Errorf("line 1: header %q, want %q", got, header)
+			}
+			continue
+		}
+		if err := row(line, rec); err != nil {
+			return fmt.Errorf("line %d: %w", line, err)
+		}
+	}
+}
+
+func parseNum(s, what string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%s %q is not a finite number", what, s)
+	}
+	return v, nil
+}
+
+func parsePos(slon, slat string) (lon, lat float64, err error) {
+	if lon, err = parseNum(slon, "lon"); err != nil {
+		return
+	}
+	if lat, err = parseNum(slat, "lat"); err != nil {
+		return
+	}
+	if !geo.Valid(lon, lat) {
+		err = fmt.Errorf("position (%v, %v) is outside Redis's GEO range", lon, lat)
+	}
+	return
+}
+
+// WritePings writes pings in the CSV format ReadPings reads.
+func WritePings(w io.Writer, pings []Ping) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString(PingHeader + "\n")
+	for _, p := range pings {
+		fmt.Fprintf(bw, "%s,%s,%s,%s\n", fnum(p.T), csvField(p.ID), fnum(p.Lon), fnum(p.Lat))
+	}
+	return bw.Flush()
+}
+
+// WriteSearches writes searches in the CSV format ReadSearches reads.
+func WriteSearches(w io.Writer, searches []Search) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString(SearchHeader + "\n")
+	for _, s := range searches {
+		fmt.Fprintf(bw, "%s,%s,%s,%s\n", fnum(s.T), fnum(s.Lon), fnum(s.Lat), fnum(s.RadiusM))
+	}
+	return bw.Flush()
+}
+
+func fnum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// csvField quotes a field the way encoding/csv reads it back.
+func csvField(s string) string {
+	if !strings.ContainsAny(s, ",\"\r\n") && strings.TrimSpace(s) == s {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
