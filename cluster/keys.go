@@ -11,6 +11,9 @@ func now() int64 { return time.Now().UnixNano() }
 // Drop deletes a whole key and reports whether it had members. The caller
 // keeps writes to the same key out while it runs.
 func (r *Router) Drop(k shard.Key) bool {
+	if r.cl != nil {
+		return r.dropCluster(k)
+	}
 	existed := r.Card(k) > 0
 	r.mu.Lock()
 	delete(r.keys, k)
@@ -25,6 +28,10 @@ func (r *Router) Drop(k shard.Key) bool {
 // keeps writes to both keys out while it runs.
 func (r *Router) Rename(from, to shard.Key) {
 	if from == to {
+		return
+	}
+	if r.cl != nil {
+		r.renameCluster(from, to)
 		return
 	}
 	r.mu.Lock()
@@ -47,6 +54,9 @@ func (r *Router) Rename(from, to shard.Key) {
 
 // Keys lists the names of the database's keys that have members.
 func (r *Router) Keys(db int) []string {
+	if r.cl != nil {
+		return r.keysCluster(db)
+	}
 	r.mu.RLock()
 	cand := make([]shard.Key, 0, len(r.keys))
 	for k := range r.keys {
@@ -66,6 +76,10 @@ func (r *Router) Keys(db int) []string {
 
 // Flush drops every key of a database, or of all of them when db < 0.
 func (r *Router) Flush(db int) {
+	if r.cl != nil {
+		r.flushCluster(db)
+		return
+	}
 	r.mu.RLock()
 	var ks []shard.Key
 	for k := range r.keys {

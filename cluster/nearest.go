@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"sync/atomic"
 
@@ -16,7 +17,7 @@ import (
 // back to Search and sorts as Redis does.
 func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact bool) {
 	g := r.key(k, false)
-	if g == nil {
+	if g == nil && r.cl == nil {
 		return Result{}, true
 	}
 	if !q.NearestFirst() {
@@ -28,17 +29,34 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 	// Each shard gives its n+1 nearest: enough to see whether the n-th
 	// and the next are tied.
 	var partial atomic.Bool
-	ask := func(id shard.ID) []shard.Hit {
-		hits, complete := r.shards[id].Nearest(k, q, cut, n+1, nil)
-		if !complete {
+	ask := func(ctx context.Context, id shard.ID) ([]shard.Hit, error) {
+		var (
+			hits     []shard.Hit
+			complete bool
+		)
+		local := func(s *shard.Shard) error {
+			hits, complete = s.Nearest(k, q, cut, n+1, nil)
+			return nil
+		}
+		var err error
+		if r.cl == nil {
+			local(r.shards[id])
+		} else {
+			err = r.onShard(ctx, id, local, func(ctx context.Context, p *peer, ver int64) (err error) {
+				hits, complete, err = p.nearest(ctx, r.cl.pass, ver, id, k, q, cut, n+1)
+				return err
+			})
+		}
+		if err == nil && !complete {
 			partial.Store(true)
 		}
-		return hits
+		return hits, err
 	}
-	if len(ids) == 1 {
+	if len(ids) == 1 && r.local(ids[0]) {
 		r.stats.Shards[ids[0]].Searches.Add(1)
 		r.wait(ids[0])
-		res = Result{Hits: ask(ids[0]), Shards: 1}
+		hits, _ := ask(context.Background(), ids[0])
+		res = Result{Hits: hits, Shards: 1}
 	} else {
 		res = r.fanOut(k, ids, ask)
 		before := len(res.Hits)

@@ -33,7 +33,7 @@ func (b Bound) above(score float64) bool { // score is within an upper bound
 // (all when count < 0). Each member appears once, at its current copy.
 func (r *Router) Range(k shard.Key, min, max Bound, rev bool, offset, count int) []Member {
 	g := r.key(k, false)
-	if g == nil || offset < 0 {
+	if (g == nil && r.cl == nil) || offset < 0 {
 		return nil
 	}
 	need := math.MaxInt
@@ -60,6 +60,12 @@ func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want 
 	cut := r.minStamp(g, now())
 	var all []shard.Entry
 	truncated := false
+	if r.cl != nil {
+		// Only whole copies from every node, the newest of each member:
+		// the owner table here is a cache and cannot pick the current one.
+		all, truncated = r.scanCluster(k, min, max, rev, cut, want)
+		return sortMembers(all, rev), truncated && len(all) < want
+	}
 	for _, s := range r.shards {
 		n := 0
 		visit := func(e shard.Entry) bool {
@@ -93,6 +99,12 @@ func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want 
 		}
 	}
 	all = r.current(g, all)
+	out = sortMembers(all, rev)
+	return out, truncated && len(out) < want
+}
+
+// sortMembers puts copies in sorted-set order (reversed with rev).
+func sortMembers(all []shard.Entry, rev bool) []Member {
 	slices.SortFunc(all, func(a, b shard.Entry) int {
 		c := cmp.Or(cmp.Compare(a.Score, b.Score), cmp.Compare(a.Member, b.Member))
 		if rev {
@@ -100,11 +112,11 @@ func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want 
 		}
 		return c
 	})
-	out = make([]Member, len(all))
+	out := make([]Member, len(all))
 	for i, e := range all {
 		out[i] = Member{e.Member, e.Score}
 	}
-	return out, truncated && len(out) < want
+	return out
 }
 
 // current keeps, of each member, only the copy the router placed last.
@@ -121,6 +133,14 @@ func (r *Router) current(g *geoKey, es []shard.Entry) []shard.Entry {
 // Rank returns how many members sort before the member (after it, with
 // rev), and whether the member is there.
 func (r *Router) Rank(k shard.Key, member string, rev bool) (int, bool) {
+	if r.cl != nil {
+		for i, m := range r.Range(k, everything[0], everything[1], rev, 0, -1) {
+			if m.Name == member {
+				return i, true
+			}
+		}
+		return 0, false
+	}
 	score, ok := r.Score(k, member)
 	if !ok {
 		return 0, false

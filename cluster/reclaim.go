@@ -43,6 +43,9 @@ func (r *Router) Reclaim() {
 			st.mu.Unlock()
 		})
 	}
+	if r.cl != nil {
+		r.sweepCache(t)
+	}
 	r.forgetEmpty()
 }
 

@@ -37,6 +37,8 @@ type Router struct {
 	keys   map[shard.Key]*geoKey
 	keyTTL map[shard.Key]time.Duration // per-key position TTLs; they outlive the key
 
+	cl *clusterState // nil: single-node mode
+
 	hooks testHooks
 }
 

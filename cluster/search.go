@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"cmp"
+	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -21,21 +23,29 @@ type Result struct {
 // limit > 0 only the first limit hits are kept, as COUNT ... ANY does.
 func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 	g := r.key(k, false)
-	if g == nil {
+	if g == nil && r.cl == nil {
 		return Result{}
 	}
 	ids := r.touching(q)
 	r.stats.countFanOut(len(ids))
 	cut := r.minStamp(g, now())
-	if len(ids) == 1 {
+	if len(ids) == 1 && r.local(ids[0]) {
 		// The common case pays for no goroutine and no merge.
 		id := ids[0]
 		r.stats.Shards[id].Searches.Add(1)
 		r.wait(id)
 		return Result{Hits: r.shards[id].Search(k, q, cut, limit, nil), Shards: 1}
 	}
-	res := r.fanOut(k, ids, func(id shard.ID) []shard.Hit {
-		return r.shards[id].Search(k, q, cut, limit, nil)
+	res := r.fanOut(k, ids, func(ctx context.Context, id shard.ID) ([]shard.Hit, error) {
+		var hits []shard.Hit
+		err := r.onShard(ctx, id, func(s *shard.Shard) error {
+			hits = s.Search(k, q, cut, limit, nil)
+			return nil
+		}, func(ctx context.Context, p *peer, ver int64) (err error) {
+			hits, err = p.search(ctx, r.cl.pass, ver, id, k, q, cut, limit)
+			return err
+		})
+		return hits, err
 	})
 	res.Hits = merge(res.Hits)
 	if limit > 0 && len(res.Hits) > limit {
@@ -47,7 +57,7 @@ func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 // fanOut asks every shard in ids in parallel, each within the fan-out
 // timeout, and gathers their hits; a shard that misses its deadline is
 // left out and the result marked degraded.
-func (r *Router) fanOut(k shard.Key, ids []shard.ID, ask func(shard.ID) []shard.Hit) Result {
+func (r *Router) fanOut(k shard.Key, ids []shard.ID, ask func(context.Context, shard.ID) ([]shard.Hit, error)) Result {
 	for i, a := range ids {
 		r.stats.Shards[a].Searches.Add(1)
 		for _, b := range ids[i+1:] {
@@ -57,21 +67,36 @@ func (r *Router) fanOut(k shard.Key, ids []shard.ID, ask func(shard.ID) []shard.
 	type part struct {
 		id   shard.ID
 		hits []shard.Hit
+		err  error
 	}
+	// The context ends remote calls that outlive the deadline; in-process
+	// shards answer regardless and their goroutine just ends late.
+	ctx, cancel := context.WithTimeout(context.Background(), r.FanoutTimeout())
+	defer cancel()
 	parts := make(chan part, len(ids))
 	for _, id := range ids {
 		go func() {
 			r.wait(id)
-			parts <- part{id, ask(id)}
+			hits, err := ask(ctx, id)
+			parts <- part{id, hits, err}
 		}()
 	}
 	res := Result{Shards: len(ids)}
 	deadline := time.NewTimer(r.FanoutTimeout())
 	defer deadline.Stop()
 	answered := make(map[shard.ID]bool, len(ids))
+	failed := false
 	for got := 0; got < len(ids); got++ {
 		select {
 		case p := <-parts:
+			if p.err != nil {
+				// A shard whose node is down or unreachable: left out at
+				// once, without waiting for the deadline.
+				failed = true
+				r.stats.Shards[p.id].Degraded.Add(1)
+				r.remoteFailed("search", fmt.Errorf("shard %s: %w", r.regions.Name(p.id), p.err))
+				continue
+			}
 			answered[p.id] = true
 			res.Hits = append(res.Hits, p.hits...)
 		case <-deadline.C:
@@ -86,6 +111,10 @@ func (r *Router) fanOut(k shard.Key, ids []shard.ID, ask func(shard.ID) []shard.
 			}
 			got = len(ids)
 		}
+	}
+	if failed && !res.Degraded {
+		res.Degraded = true
+		r.stats.Degraded.Add(1)
 	}
 	return res
 }

@@ -21,6 +21,9 @@ type AddFlags struct {
 // ZADD score) and reports whether it was new and whether its score changed.
 // Every write refreshes the member's timestamp, even when the score stays.
 func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (added, changed bool) {
+	if r.cl != nil {
+		return r.addCluster(k, member, score, f)
+	}
 	g, st := r.lockMember(k, member, !f.XX)
 	if g == nil {
 		return false, false
@@ -95,6 +98,9 @@ func (r *Router) place(cur shard.ID, exists bool, lon, lat float64) shard.ID {
 
 // Remove deletes a member and reports whether it was there.
 func (r *Router) Remove(k shard.Key, member string) bool {
+	if r.cl != nil {
+		return r.removeCluster(k, member)
+	}
 	g, st := r.lockMember(k, member, false)
 	if g == nil {
 		return false
@@ -112,6 +118,9 @@ func (r *Router) Remove(k shard.Key, member string) bool {
 
 // Score returns a member's score, if it is there.
 func (r *Router) Score(k shard.Key, member string) (float64, bool) {
+	if r.cl != nil {
+		return r.scoreCluster(k, member)
+	}
 	g := r.key(k, false)
 	if g == nil {
 		return 0, false
@@ -128,6 +137,9 @@ func (r *Router) Score(k shard.Key, member string) (float64, bool) {
 
 // Card returns how many members the key has; 0 means it does not exist.
 func (r *Router) Card(k shard.Key) int {
+	if r.cl != nil {
+		return r.cardCluster(k)
+	}
 	g := r.key(k, false)
 	if g == nil {
 		return 0

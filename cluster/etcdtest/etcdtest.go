@@ -1,0 +1,91 @@
+// Package etcdtest runs an etcd server inside a test process: loopback
+// only, random ports, a temporary directory and fast timings, so cluster
+// tests need no external binary.
+package etcdtest
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"testing"
+	"time"
+
+	"go.etcd.io/etcd/server/v3/embed"
+)
+
+// Server is an embedded single-member etcd.
+type Server struct {
+	t        testing.TB
+	dir      string
+	client   url.URL
+	peer     url.URL
+	e        *embed.Etcd
+	Endpoint string // host:port for clients
+}
+
+// Start starts an etcd server that stops when the test ends.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	s := &Server{t: t, dir: t.TempDir()}
+	s.client = url.URL{Scheme: "http", Host: freeAddr(t)}
+	s.peer = url.URL{Scheme: "http", Host: freeAddr(t)}
+	s.Endpoint = s.client.Host
+	if err := s.start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	return s
+}
+
+func (s *Server) start() error {
+	cfg := embed.NewConfig()
+	cfg.Name = "test"
+	cfg.Dir = s.dir
+	cfg.ListenClientUrls = []url.URL{s.client}
+	cfg.AdvertiseClientUrls = []url.URL{s.client}
+	cfg.ListenPeerUrls = []url.URL{s.peer}
+	cfg.AdvertisePeerUrls = []url.URL{s.peer}
+	cfg.InitialCluster = cfg.InitialClusterFromName(cfg.Name)
+	cfg.TickMs = 10
+	cfg.ElectionMs = 100
+	cfg.LogLevel = "error"
+	cfg.LogOutputs = []string{"stderr"}
+	cfg.UnsafeNoFsync = true
+	e, err := embed.StartEtcd(cfg)
+	if err != nil {
+		return fmt.Errorf("embedded etcd: %w", err)
+	}
+	select {
+	case <-e.Server.ReadyNotify():
+	case <-time.After(10 * time.Second):
+		e.Close()
+		return fmt.Errorf("embedded etcd: not ready after 10 s")
+	}
+	s.e = e
+	return nil
+}
+
+// Stop stops the server, keeping its data for Restart.
+func (s *Server) Stop() {
+	if s.e != nil {
+		s.e.Close()
+		s.e = nil
+	}
+}
+
+// Restart starts a stopped server again on the same ports and data.
+func (s *Server) Restart() {
+	s.t.Helper()
+	if err := s.start(); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+func freeAddr(t testing.TB) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}

@@ -1,0 +1,315 @@
+package cluster
+
+import (
+	"context"
+	"crypto/subtle"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"geoshard/geo"
+	"geoshard/shard"
+)
+
+// Replier is the part of a RESP reply writer internal commands use.
+type Replier interface {
+	Array(n int)
+	BulkString(s string)
+	Int(n int64)
+	Error(msg string)
+}
+
+// InternalCommands lists the node-to-node commands and their arity, for
+// the command table.
+var InternalCommands = map[string]int{
+	"geoshard.put":     -9,
+	"geoshard.del":     -8,
+	"geoshard.get":     -8,
+	"geoshard.search":  15,
+	"geoshard.nearest": 15,
+	"geoshard.range":   -13,
+	"geoshard.drop":    5,
+	"geoshard.rename":  6,
+	"geoshard.keys":    4,
+	"geoshard.flush":   4,
+}
+
+// ServeInternal answers a node-to-node command: NAME password version
+// args... It is refused without the cluster password, by a node that has
+// lost its lease, and when the sender's table version differs from ours
+// (after one refresh, in case ours is the stale one).
+func (r *Router) ServeInternal(args [][]byte, w Replier) {
+	name := strings.ToLower(string(args[0]))
+	if r.cl == nil {
+		w.Error("ERR " + name + ": this node is not in cluster mode")
+		return
+	}
+	if subtle.ConstantTimeCompare(args[1], []byte(r.cl.pass)) != 1 {
+		w.Error("ERR " + name + ": wrong cluster password")
+		return
+	}
+	if !r.cl.owner.Load() {
+		w.Error(errNotOwnerPrefix + " this node has no lease")
+		return
+	}
+	ver, err := strconv.ParseInt(string(args[2]), 10, 64)
+	if err != nil {
+		w.Error("ERR " + name + ": bad table version")
+		return
+	}
+	t := r.cl.table.Load()
+	if ver > t.Version {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		r.cl.refresh(ctx)
+		cancel()
+		t = r.cl.table.Load()
+	}
+	if ver != t.Version {
+		w.Error(errVersionPrefix + " table version " + itoa(t.Version) + ", request " + itoa(ver))
+		return
+	}
+	p := &parser{args: args[3:]}
+	switch name {
+	case "geoshard.put":
+		r.internalPut(t, p, w)
+	case "geoshard.del":
+		r.internalDel(t, p, w)
+	case "geoshard.get":
+		r.internalGet(t, p, w)
+	case "geoshard.search", "geoshard.nearest":
+		r.internalSearch(t, p, w, name == "geoshard.nearest")
+	case "geoshard.range":
+		r.internalRange(t, p, w)
+	case "geoshard.drop":
+		k := p.key()
+		if p.ok(w) {
+			w.Int(int64(r.DropLocal(k)))
+		}
+	case "geoshard.rename":
+		from := p.key()
+		to := shard.Key{DB: from.DB, Name: p.str()}
+		if p.ok(w) {
+			r.RenameLocal(from, to)
+			w.Int(1)
+		}
+	case "geoshard.keys":
+		db := p.int()
+		if p.ok(w) {
+			names := r.KeysLocal(int(db))
+			w.Array(len(names))
+			for _, n := range names {
+				w.BulkString(n)
+			}
+		}
+	case "geoshard.flush":
+		db := p.int()
+		if p.ok(w) {
+			r.FlushLocal(int(db))
+			w.Int(1)
+		}
+	default:
+		w.Error("ERR unknown internal command " + name)
+	}
+}
+
+// parser reads an internal command's words; the first bad one is kept.
+type parser struct {
+	args [][]byte
+	bad  string
+}
+
+func (p *parser) str() string {
+	if len(p.args) == 0 {
+		p.fail("missing argument")
+		return ""
+	}
+	s := string(p.args[0])
+	p.args = p.args[1:]
+	return s
+}
+
+func (p *parser) fail(msg string) {
+	if p.bad == "" {
+		p.bad = msg
+	}
+}
+
+func (p *parser) int() int64 {
+	s := p.str()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		p.fail("bad integer " + strconv.Quote(s))
+	}
+	return n
+}
+
+func (p *parser) float() float64 {
+	s := p.str()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		p.fail("bad number " + strconv.Quote(s))
+	}
+	return f
+}
+
+func (p *parser) key() shard.Key {
+	db := p.int()
+	return shard.Key{DB: int(db), Name: p.str()}
+}
+
+// shard reads a shard id this node must serve.
+func (p *parser) shard(t *Table) shard.ID {
+	n := p.int()
+	if n < 0 || n >= int64(len(t.local)) {
+		p.fail("bad shard " + itoa(n))
+		return 0
+	}
+	if !t.Local(shard.ID(n)) {
+		p.fail(errNotOwnerPrefix + " shard " + itoa(n))
+	}
+	return shard.ID(n)
+}
+
+func (p *parser) rest(t *Table) []shard.ID {
+	var ids []shard.ID
+	for len(p.args) > 0 {
+		ids = append(ids, p.shard(t))
+	}
+	return ids
+}
+
+func (p *parser) search() *geo.Search {
+	lon, lat := p.float(), p.float()
+	box := p.str() == "1"
+	sh := geo.Shape{Box: box, Radius: p.float(), Width: p.float(), Height: p.float(), Unit: p.float()}
+	if p.bad != "" || !geo.Valid(lon, lat) {
+		p.fail("bad search")
+		return nil
+	}
+	return geo.NewSearch(lon, lat, sh)
+}
+
+// ok reports whether every word parsed, else answers the error.
+func (p *parser) ok(w Replier) bool {
+	if p.bad == "" {
+		return true
+	}
+	if strings.HasPrefix(p.bad, errNotOwnerPrefix) {
+		w.Error(p.bad)
+	} else {
+		w.Error("ERR internal command: " + p.bad)
+	}
+	return false
+}
+
+func (r *Router) internalPut(t *Table, p *parser, w Replier) {
+	id := p.shard(t)
+	k := p.key()
+	member, score, stamp := p.str(), p.float(), p.int()
+	if !p.ok(w) {
+		return
+	}
+	r.shards[id].Put(k, shard.NewEntry(member, score, stamp))
+	r.stats.Shards[id].Writes.Add(1)
+	r.cacheOwner(k, member, slot{shard: id, score: score, stamp: stamp})
+	w.Int(1)
+}
+
+func (r *Router) internalDel(t *Table, p *parser, w Replier) {
+	k := p.key()
+	member, notAfter := p.str(), p.int()
+	ids := p.rest(t)
+	if !p.ok(w) {
+		return
+	}
+	var newest int64
+	for _, id := range ids {
+		if e, ok := r.shards[id].Delete(k, member, notAfter); ok {
+			newest = max(newest, e.Stamp)
+		}
+	}
+	r.uncacheOwner(k, member, notAfter)
+	w.Int(newest)
+}
+
+func (r *Router) internalGet(t *Table, p *parser, w Replier) {
+	k := p.key()
+	member, cut := p.str(), p.int()
+	ids := p.rest(t)
+	if !p.ok(w) {
+		return
+	}
+	var best shard.Entry
+	bestID, found := shard.ID(0), false
+	for _, id := range ids {
+		if e, ok := r.shards[id].Get(k, member); ok && e.Stamp >= cut && (!found || e.Stamp > best.Stamp) {
+			best, bestID, found = e, id, true
+		}
+	}
+	if !found {
+		w.Array(0)
+		return
+	}
+	w.Array(3)
+	w.BulkString(itoa(int64(bestID)))
+	w.BulkString(ftoa(best.Score))
+	w.BulkString(itoa(best.Stamp))
+}
+
+func (r *Router) internalSearch(t *Table, p *parser, w Replier, nearest bool) {
+	id := p.shard(t)
+	k := p.key()
+	cut, n := p.int(), p.int()
+	q := p.search()
+	if !p.ok(w) {
+		return
+	}
+	r.stats.Shards[id].Searches.Add(1)
+	r.wait(id)
+	var hits []shard.Hit
+	complete := false
+	if nearest {
+		hits, complete = r.shards[id].Nearest(k, q, cut, int(n), nil)
+	} else {
+		hits = r.shards[id].Search(k, q, cut, int(n), nil)
+	}
+	words := 5 * len(hits)
+	if nearest {
+		w.Array(words + 1)
+		w.BulkString(boolArg(complete))
+	} else {
+		w.Array(words)
+	}
+	for _, h := range hits {
+		w.BulkString(h.Member)
+		w.BulkString(ftoa(h.Score))
+		w.BulkString(itoa(h.Stamp))
+		w.BulkString(ftoa(h.Dist))
+		w.BulkString(strconv.Itoa(h.Cell))
+	}
+}
+
+func (r *Router) internalRange(t *Table, p *parser, w Replier) {
+	k := p.key()
+	cut := p.int()
+	rev := p.str() == "1"
+	want := p.int()
+	min := Bound{Score: p.float(), Exclusive: p.str() == "1"}
+	max := Bound{Score: p.float(), Exclusive: p.str() == "1"}
+	ids := p.rest(t)
+	if !p.ok(w) {
+		return
+	}
+	if want <= 0 || want > math.MaxInt32 {
+		want = math.MaxInt
+	}
+	es, truncated := r.scanLocal(ids, k, min, max, rev, cut, int(want))
+	w.Array(1 + 3*len(es))
+	w.BulkString(boolArg(truncated))
+	for _, e := range es {
+		w.BulkString(e.Member)
+		w.BulkString(ftoa(e.Score))
+		w.BulkString(itoa(e.Stamp))
+	}
+}

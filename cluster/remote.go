@@ -1,0 +1,239 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"geoshard/geo"
+	"geoshard/shard"
+)
+
+// peer is another node of the cluster, reached over RESP with a pooled
+// go-redis client. The same peer is shared by every table that names the
+// node at the same address.
+type peer struct {
+	id, addr string
+	c        *redis.Client
+}
+
+func newPeer(id, addr string, timeout time.Duration) *peer {
+	return &peer{id: id, addr: addr, c: redis.NewClient(&redis.Options{
+		Addr:                  addr,
+		Protocol:              2,
+		DisableIdentity:       true,
+		MaxRetries:            -1, // the router retries, after a refresh, on its own terms
+		DialTimeout:           timeout,
+		ReadTimeout:           -2, // the context's deadline rules
+		WriteTimeout:          -2,
+		ContextTimeoutEnabled: true,
+		PoolSize:              32,
+	})}
+}
+
+func (p *peer) close() { p.c.Close() }
+
+// Errors internal commands answer with; the router refreshes its table on
+// the first and treats the second as a shard that is down.
+const (
+	errVersionPrefix  = "GSVERSION"
+	errNotOwnerPrefix = "GSNOTOWNER"
+)
+
+var errShardDown = errors.New("shard has no live owner")
+
+func isVersionErr(err error) bool {
+	return err != nil && strings.HasPrefix(err.Error(), errVersionPrefix)
+}
+
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+func itoa(n int64) string   { return strconv.FormatInt(n, 10) }
+
+// do runs one internal command: name, password and table version first.
+func (p *peer) do(ctx context.Context, pass string, ver int64, name string, args ...any) (any, error) {
+	full := make([]any, 0, 3+len(args))
+	full = append(full, name, pass, itoa(ver))
+	full = append(full, args...)
+	v, err := p.c.Do(ctx, full...).Result()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return nil, fmt.Errorf("node %s (%s) %s: %w", p.id, p.addr, name, err)
+	}
+	return v, nil
+}
+
+func searchArgs(q *geo.Search) []any {
+	box := "0"
+	if q.Shape.Box {
+		box = "1"
+	}
+	return []any{ftoa(q.Lon), ftoa(q.Lat), box, ftoa(q.Shape.Radius), ftoa(q.Shape.Width),
+		ftoa(q.Shape.Height), ftoa(q.Shape.Unit)}
+}
+
+// remoteSearch asks a node for one shard's hits of q.
+func (p *peer) search(ctx context.Context, pass string, ver int64, id shard.ID, k shard.Key,
+	q *geo.Search, minStamp int64, limit int) ([]shard.Hit, error) {
+	args := append([]any{itoa(int64(id)), itoa(int64(k.DB)), k.Name, itoa(minStamp), itoa(int64(limit))}, searchArgs(q)...)
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.SEARCH", args...)
+	if err != nil {
+		return nil, err
+	}
+	return decodeHits(v)
+}
+
+// nearest asks a node for one shard's n nearest hits of q.
+func (p *peer) nearest(ctx context.Context, pass string, ver int64, id shard.ID, k shard.Key,
+	q *geo.Search, minStamp int64, n int) ([]shard.Hit, bool, error) {
+	args := append([]any{itoa(int64(id)), itoa(int64(k.DB)), k.Name, itoa(minStamp), itoa(int64(n))}, searchArgs(q)...)
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.NEAREST", args...)
+	if err != nil {
+		return nil, false, err
+	}
+	arr, ok := v.([]any)
+	if !ok || len(arr) < 1 {
+		return nil, false, fmt.Errorf("node %s: GEOSHARD.NEAREST: malformed reply", p.id)
+	}
+	hits, err := decodeHits(arr[1:])
+	return hits, str(arr[0]) == "1", err
+}
+
+func (p *peer) put(ctx context.Context, pass string, ver int64, id shard.ID, k shard.Key, e shard.Entry) error {
+	_, err := p.do(ctx, pass, ver, "GEOSHARD.PUT", itoa(int64(id)), itoa(int64(k.DB)), k.Name,
+		e.Member, ftoa(e.Score), itoa(e.Stamp))
+	return err
+}
+
+// del removes a member's copies from the node's shards ids written no
+// later than notAfter; it returns the newest stamp removed (0: none).
+func (p *peer) del(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key, member string, notAfter int64) (int64, error) {
+	args := []any{itoa(int64(k.DB)), k.Name, member, itoa(notAfter)}
+	for _, id := range ids {
+		args = append(args, itoa(int64(id)))
+	}
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.DEL", args...)
+	if err != nil {
+		return 0, err
+	}
+	n, _ := v.(int64)
+	return n, nil
+}
+
+// get returns the newest copy of a member in the node's shards ids.
+func (p *peer) get(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key, member string, minStamp int64) (slot, bool, error) {
+	args := []any{itoa(int64(k.DB)), k.Name, member, itoa(minStamp)}
+	for _, id := range ids {
+		args = append(args, itoa(int64(id)))
+	}
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.GET", args...)
+	if err != nil {
+		return slot{}, false, err
+	}
+	arr, _ := v.([]any)
+	if len(arr) != 3 {
+		return slot{}, false, nil
+	}
+	id, err1 := strconv.ParseUint(str(arr[0]), 10, 16)
+	score, err2 := strconv.ParseFloat(str(arr[1]), 64)
+	stamp, err3 := strconv.ParseInt(str(arr[2]), 10, 64)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return slot{}, false, fmt.Errorf("node %s: GEOSHARD.GET: %w", p.id, err)
+	}
+	return slot{shard: shard.ID(id), score: score, stamp: stamp}, true, nil
+}
+
+// scan returns, per shard of ids, up to want copies within [min, max] in
+// sorted-set order (reversed with rev), and whether some shard had more.
+func (p *peer) scan(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key,
+	min, max Bound, rev bool, minStamp int64, want int) ([]shard.Entry, bool, error) {
+	args := []any{itoa(int64(k.DB)), k.Name, itoa(minStamp), boolArg(rev), itoa(int64(want)),
+		ftoa(min.Score), boolArg(min.Exclusive), ftoa(max.Score), boolArg(max.Exclusive)}
+	for _, id := range ids {
+		args = append(args, itoa(int64(id)))
+	}
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.RANGE", args...)
+	if err != nil {
+		return nil, false, err
+	}
+	arr, _ := v.([]any)
+	if len(arr) < 1 || (len(arr)-1)%3 != 0 {
+		return nil, false, fmt.Errorf("node %s: GEOSHARD.RANGE: malformed reply", p.id)
+	}
+	out := make([]shard.Entry, 0, (len(arr)-1)/3)
+	for i := 1; i < len(arr); i += 3 {
+		score, err1 := strconv.ParseFloat(str(arr[i+1]), 64)
+		stamp, err2 := strconv.ParseInt(str(arr[i+2]), 10, 64)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, false, fmt.Errorf("node %s: GEOSHARD.RANGE: %w", p.id, err)
+		}
+		out = append(out, shard.NewEntry(str(arr[i]), score, stamp))
+	}
+	return out, str(arr[0]) == "1", nil
+}
+
+// drop removes a key from every shard of the node; returns copies removed.
+func (p *peer) drop(ctx context.Context, pass string, ver int64, k shard.Key) (int64, error) {
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.DROP", itoa(int64(k.DB)), k.Name)
+	n, _ := v.(int64)
+	return n, err
+}
+
+func (p *peer) rename(ctx context.Context, pass string, ver int64, from, to shard.Key) error {
+	_, err := p.do(ctx, pass, ver, "GEOSHARD.RENAME", itoa(int64(from.DB)), from.Name, to.Name)
+	return err
+}
+
+// keys lists the database's keys with live copies on the node.
+func (p *peer) keys(ctx context.Context, pass string, ver int64, db int) ([]string, error) {
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.KEYS", itoa(int64(db)))
+	if err != nil {
+		return nil, err
+	}
+	arr, _ := v.([]any)
+	out := make([]string, len(arr))
+	for i, a := range arr {
+		out[i] = str(a)
+	}
+	return out, nil
+}
+
+func boolArg(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+func str(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case int64:
+		return itoa(x)
+	}
+	return ""
+}
+
+// decodeHits reads the flat [member score stamp dist cell]... reply.
+func decodeHits(v any) ([]shard.Hit, error) {
+	arr, _ := v.([]any)
+	if len(arr)%5 != 0 {
+		return nil, fmt.Errorf("hits: malformed reply of %d words", len(arr))
+	}
+	hits := make([]shard.Hit, 0, len(arr)/5)
+	for i := 0; i < len(arr); i += 5 {
+		score, err1 := strconv.ParseFloat(str(arr[i+1]), 64)
+		stamp, err2 := strconv.ParseInt(str(arr[i+2]), 10, 64)
+		dist, err3 := strconv.ParseFloat(str(arr[i+3]), 64)
+		cell, err4 := strconv.Atoi(str(arr[i+4]))
+		if err := errors.Join(err1, err2, err3, err4); err != nil {
+			return nil, fmt.Errorf("hits: %w", err)
+		}
+		hits = append(hits, shard.Hit{Entry: shard.NewEntry(str(arr[i]), score, stamp), Dist: dist, Cell: cell})
+	}
+	return hits, nil
+}
