@@ -170,7 +170,6 @@ func expectLog(t *testing.T, p *serverProc, want string) {
 	}
 }
 
-
 func mkdir(p string) error { return os.Mkdir(p, 0o755) }
 
 func rmdir(p string) error { return os.Remove(p) }
