@@ -140,7 +140,7 @@ func ReadWorkload(pingsPath, searchesPath string) (*Workload, error) {
 
 func readCSV(r io.Reader, header string, fields int, row func(int, []string) error) error {
 	cr := csv.NewReader(bufio.NewReader(r))
-	cr.FieldsPerRecord = fields
+	cr.FieldsPerRecord = -1 // counted below, after the header check
 	cr.ReuseRecord = true
 	first := true
 	for {
@@ -161,6 +161,9 @@ func readCSV(r io.Reader, header string, fields int, row func(int, []string) err
 				return fmt.Errorf("line 1: header %q, want %q", got, header)
 			}
 			continue
+		}
+		if len(rec) != fields {
+			return fmt.Errorf("line %d: %d fields, want %d (%s)", line, len(rec), fields, header)
 		}
 		if err := row(line, rec); err != nil {
 			return fmt.Errorf("line %d: %w", line, err)
