@@ -168,8 +168,9 @@ func (e *Engine) copyView() *view {
 			if at != 0 && at <= now {
 				continue
 			}
-			z := zsetView{key: k, expire: at}
-			e.router.Each(shard.Key{DB: i, Name: k}, func(m string, score float64, stamp int64) bool {
+			sk := shard.Key{DB: i, Name: k}
+			z := zsetView{key: k, expire: at, members: make([]memberView, 0, e.router.Card(sk))}
+			e.router.Each(sk, func(m string, score float64, stamp int64) bool {
 				z.members = append(z.members, memberView{m, score, stamp})
 				return true
 			})

@@ -14,7 +14,7 @@ import (
 )
 
 // persistSession is a session whose snapshots go to a test directory.
-func persistSession(t *testing.T, dir string, delayUS string) *session {
+func persistSession(t testing.TB, dir string, delayUS string) *session {
 	t.Helper()
 	cfg := NewConfig()
 	for name, v := range map[string]string{"dir": dir, "dbfilename": "dump.gsnap", "rdb-key-save-delay": delayUS} {

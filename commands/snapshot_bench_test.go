@@ -1,0 +1,57 @@
+package commands
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"geoshard/cluster"
+	"geoshard/geo"
+	"geoshard/shard"
+)
+
+// BenchmarkSnapshot1M measures, at one million drivers, how long BGSAVE
+// holds every command back (the copy), how long the write and a load
+// take, and the file's size.
+//
+//	go test -run XXX -bench Snapshot1M -benchtime 1x ./commands
+func BenchmarkSnapshot1M(b *testing.B) {
+	const n = 1_000_000
+	dir := b.TempDir()
+	s := persistSession(b, dir, "0")
+	rng := rand.New(rand.NewPCG(1, 1))
+	k := shard.Key{Name: "drivers"}
+	for i := range n {
+		score := geo.Encode(rng.Float64()*360-180, rng.Float64()*170-85)
+		s.e.router.Add(k, "driver:"+strconv.Itoa(i), score, cluster.AddFlags{})
+	}
+	path := s.e.SnapshotPath()
+	for b.Loop() {
+		start := time.Now()
+		s.e.mu.Lock()
+		v := s.e.copyView()
+		s.e.mu.Unlock()
+		copied := time.Since(start)
+		size, err := v.write(path, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		written := time.Since(start) - copied
+		e := New(cluster.New(cluster.Config{}), s.e.config)
+		start = time.Now()
+		st, err := e.Load(path)
+		if err != nil || st.Members != n {
+			b.Fatalf("load: %+v, %v", st, err)
+		}
+		b.ReportMetric(float64(copied.Milliseconds()), "copy-ms")
+		b.ReportMetric(float64(written.Milliseconds()), "write-ms")
+		b.ReportMetric(float64(time.Since(start).Milliseconds()), "load-ms")
+		b.ReportMetric(float64(size)/(1<<20), "MiB")
+	}
+	if fi, err := os.Stat(filepath.Join(dir, DefaultDBFilename)); err == nil {
+		b.Logf("snapshot %d bytes for %d members", fi.Size(), n)
+	}
+}
