@@ -21,26 +21,27 @@ type Replier interface {
 }
 
 // InternalCommands lists the node-to-node commands and their arity, for
-// the command table.
+// the command table: subcommands of GEOSHARD, as "GEOSHARD PUT ...".
 var InternalCommands = map[string]int{
-	"geoshard.put":     -9,
-	"geoshard.del":     -8,
-	"geoshard.get":     -8,
-	"geoshard.search":  15,
-	"geoshard.nearest": 15,
-	"geoshard.range":   -13,
-	"geoshard.drop":    5,
-	"geoshard.rename":  6,
-	"geoshard.keys":    4,
-	"geoshard.flush":   4,
+	"geoshard|put":     -10,
+	"geoshard|del":     -9,
+	"geoshard|get":     -9,
+	"geoshard|search":  16,
+	"geoshard|nearest": 16,
+	"geoshard|range":   -14,
+	"geoshard|drop":    6,
+	"geoshard|rename":  7,
+	"geoshard|keys":    5,
+	"geoshard|flush":   5,
 }
 
-// ServeInternal answers a node-to-node command: NAME password version
-// args... It is refused without the cluster password, by a node that has
+// ServeInternal answers a node-to-node command: GEOSHARD SUB password
+// version args... It is refused without the cluster password, by a node that has
 // lost its lease, and when the sender's table version differs from ours
 // (after one refresh, in case ours is the stale one).
 func (r *Router) ServeInternal(args [][]byte, w Replier) {
-	name := strings.ToLower(string(args[0]))
+	name := "geoshard." + strings.ToLower(string(args[1]))
+	args = args[1:]
 	if r.cl == nil {
 		w.Error("ERR " + name + ": this node is not in cluster mode")
 		return

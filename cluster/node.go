@@ -442,6 +442,7 @@ func (n *Node) swapTable() {
 // Status is what INFO's # Cluster section reports.
 type Status struct {
 	NodeID       string
+	Advertise    string
 	Leader       bool
 	EtcdOK       bool // the last etcd call succeeded
 	Owner        bool // registered under a live lease
@@ -460,7 +461,7 @@ func (n *Node) Status() Status {
 	n.mu.Unlock()
 	t := n.r.Table()
 	return Status{
-		NodeID: n.cfg.ID, Leader: n.leader.Load(), EtcdOK: n.etcdOK.Load(),
+		NodeID: n.cfg.ID, Advertise: n.cfg.Advertise, Leader: n.leader.Load(), EtcdOK: n.etcdOK.Load(),
 		Owner: n.r.cl.owner.Load(), Members: members, TableVersion: t.Version,
 		LocalShards: t.LocalShards(), DownShards: t.DownShards(),
 		TableAge:     time.Duration(time.Now().UnixNano() - n.tableAt.Load()),

@@ -56,8 +56,9 @@ func itoa(n int64) string   { return strconv.FormatInt(n, 10) }
 
 // do runs one internal command: name, password and table version first.
 func (p *peer) do(ctx context.Context, pass string, ver int64, name string, args ...any) (any, error) {
-	full := make([]any, 0, 3+len(args))
-	full = append(full, name, pass, itoa(ver))
+	full := make([]any, 0, 4+len(args))
+	parent, sub, _ := strings.Cut(name, ".")
+	full = append(full, parent, sub, pass, itoa(ver))
 	full = append(full, args...)
 	v, err := p.c.Do(ctx, full...).Result()
 	if err != nil && !errors.Is(err, redis.Nil) {
