@@ -104,18 +104,23 @@ func (s *Shard) Search(k Key, q *geo.Search, minStamp int64, limit int, dst []Hi
 		if limit > 0 && found >= limit {
 			break
 		}
-		st.ascend(c.Min, func(it *item) bool {
-			if it.score >= c.Max {
+		// The tree holds each score, so a candidate the search rejects
+		// costs no visit to the slab.
+		st.byScore.Ascend(ref{c.Min, probe}, func(r ref) bool {
+			if r.score >= c.Max {
 				return false
 			}
+			lon, lat := geo.Decode(r.score)
+			d, ok := q.Match(lon, lat)
+			if !ok {
+				return true
+			}
+			it := &st.items[r.at]
 			if it.stamp < minStamp {
 				return true
 			}
-			e := it.entry()
-			if d, ok := q.Match(e.Lon, e.Lat); ok {
-				dst = append(dst, Hit{Entry: e, Dist: d, Cell: i})
-				found++
-			}
+			dst = append(dst, Hit{Entry: Entry{Member: it.member, Score: r.score, Lon: lon, Lat: lat, Stamp: it.stamp}, Dist: d, Cell: i})
+			found++
 			return limit <= 0 || found < limit
 		})
 	}
