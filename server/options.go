@@ -41,6 +41,7 @@ type Options struct {
 	TLSAuthClients string // yes, no or optional
 
 	Snapshot SnapshotOptions // snapshot.go
+	Cluster  ClusterOptions  // cluster.go
 }
 
 // OutputLimit is client-output-buffer-limit's "normal" class: a client

@@ -53,6 +53,9 @@ type Server struct {
 // New builds a server from its options: it loads the region map and
 // creates the shards, but does not listen yet.
 func New(o Options, log *slog.Logger) (*Server, error) {
+	if err := o.checkCluster(); err != nil {
+		return nil, err
+	}
 	regions := shard.DefaultMap()
 	if o.Regions != "" {
 		m, err := shard.LoadMapFile(o.Regions)
@@ -147,6 +150,12 @@ func (s *Server) Addr() net.Addr { return s.listeners[0].Addr() }
 // commands it has read and send their replies, and returns when all are
 // closed.
 func (s *Server) Serve(ctx context.Context) error {
+	leave, cerr := s.joinCluster()
+	if cerr != nil {
+		s.closeListeners()
+		return cerr
+	}
+	defer leave()
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	s.mu.Lock()

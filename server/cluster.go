@@ -1,0 +1,93 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"geoshard/cluster"
+)
+
+// ClusterOptions are the directives of cluster mode. With no
+// cluster-etcd the server is a single node and never talks to etcd.
+type ClusterOptions struct {
+	Etcd      []string      // "cluster-etcd": etcd endpoints
+	Name      string        // "cluster-name": the cluster's key prefix in etcd
+	NodeID    string        // "node-id": unique in the cluster
+	Advertise string        // "advertise": host:port other nodes dial; "" = the listening address
+	Password  string        // "cluster-password": carried by node-to-node commands
+	LeaseTTL  time.Duration // "cluster-lease-ttl": membership lease, seconds
+	Rebalance time.Duration // "cluster-rebalance-interval": between rebalancing steps, seconds
+}
+
+func init() {
+	directives = append(directives,
+		directive{name: "cluster-etcd", multi: true,
+			set: func(o *Options, vals []string) error {
+				var eps []string
+				for _, v := range vals {
+					for _, e := range strings.Split(v, ",") {
+						if e = strings.TrimSpace(e); e != "" {
+							eps = append(eps, e)
+						}
+					}
+				}
+				o.Cluster.Etcd = eps
+				return nil
+			},
+			get: func(o *Options) string { return strings.Join(o.Cluster.Etcd, ",") }},
+		stringDirective("cluster-name", func(o *Options) *string { return &o.Cluster.Name }),
+		stringDirective("node-id", func(o *Options) *string { return &o.Cluster.NodeID }),
+		stringDirective("advertise", func(o *Options) *string { return &o.Cluster.Advertise }),
+		stringDirective("cluster-password", func(o *Options) *string { return &o.Cluster.Password }),
+		secondsDirective("cluster-lease-ttl", func(o *Options) *time.Duration { return &o.Cluster.LeaseTTL }),
+		secondsDirective("cluster-rebalance-interval", func(o *Options) *time.Duration { return &o.Cluster.Rebalance }),
+	)
+}
+
+// checkCluster refuses options cluster mode cannot run with. A handoff's
+// delete lost to a dead node is cleaned up only by the position TTL, so
+// cluster mode needs one.
+func (o Options) checkCluster() error {
+	c := o.Cluster
+	if len(c.Etcd) == 0 {
+		return nil
+	}
+	switch {
+	case o.PositionTTL <= 0:
+		return errors.New("cluster mode needs position-ttl > 0: copies a lost handoff delete leaves behind expire only by it")
+	case c.NodeID == "":
+		return errors.New("cluster mode needs node-id")
+	}
+	if c.Advertise != "" {
+		if _, _, err := net.SplitHostPort(c.Advertise); err != nil {
+			return fmt.Errorf("advertise %q: %w", c.Advertise, err)
+		}
+	}
+	return nil
+}
+
+// joinCluster registers this node once it listens, and returns what
+// leaves the cluster again; a single node returns a no-op.
+func (s *Server) joinCluster() (leave func(), err error) {
+	c := s.opts.Cluster
+	if len(c.Etcd) == 0 {
+		return func() {}, nil
+	}
+	adv := c.Advertise
+	if adv == "" {
+		adv = s.Addr().String()
+	}
+	n, err := cluster.StartNode(s.router, cluster.NodeConfig{
+		Endpoints: c.Etcd, Cluster: c.Name, ID: c.NodeID, Advertise: adv,
+		Password: c.Password, LeaseTTL: c.LeaseTTL, Rebalance: c.Rebalance, Logger: s.log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.log.Info("cluster mode", "etcd", strings.Join(c.Etcd, ","), "cluster", c.Name,
+		"node", c.NodeID, "advertise", adv)
+	return n.Close, nil
+}
