@@ -80,6 +80,9 @@ func (s *Server) serveConn(nc net.Conn) {
 			if !errors.Is(err, io.EOF) && perr == "" && !errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, net.ErrClosed) {
 				s.log.Debug("read failed", "client", remote, "err", err)
 			}
+			if s.stopping.Load() {
+				lingerClose(nc)
+			}
 			return
 		}
 		s.engine.Exec(c, args)
@@ -154,4 +157,17 @@ func (s *Server) write(nc net.Conn, c *commands.Client) error {
 		c.W.Buf = nil // one huge reply should not stay pinned to the client
 	}
 	return err
+}
+
+// lingerClose ends a TCP connection the way a server going down should:
+// it sends FIN after the last reply, then reads and drops what the client
+// still sends for a moment, because closing with unread input makes the
+// kernel send RST, which can destroy replies the client has not read yet.
+func lingerClose(nc net.Conn) {
+	tc, ok := nc.(*net.TCPConn)
+	if !ok || tc.CloseWrite() != nil {
+		return
+	}
+	tc.SetReadDeadline(time.Now().Add(shutdownGrace / 5))
+	io.Copy(io.Discard, io.LimitReader(tc, 4<<20))
 }
