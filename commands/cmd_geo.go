@@ -3,6 +3,7 @@ package commands
 import (
 	"geoshard/cluster"
 	"geoshard/geo"
+	"geoshard/shard"
 )
 
 func init() {
@@ -67,10 +68,15 @@ triples:
 		c.W.Error(errWrongType)
 		return
 	}
-	k := c.key(args[1])
+	e.addAll(c, c.key(args[1]), func(j int) []byte { return rest[3*j+2] }, scores, f, ch)
+}
+
+// addAll writes members with their scores, in order, as ZADD does, and
+// replies how many were added (with CH: added or changed).
+func (e *Engine) addAll(c *Client, k shard.Key, member func(j int) []byte, scores []float64, f cluster.AddFlags, ch bool) {
 	n := 0
 	for j, score := range scores {
-		added, changed := e.router.Add(k, string(rest[3*j+2]), score, f)
+		added, changed := e.router.Add(k, string(member(j)), score, f)
 		if added || (ch && changed) {
 			n++
 		}
@@ -80,6 +86,24 @@ triples:
 
 // geopos: GEOPOS key [member ...]
 func geopos(e *Engine, c *Client, args [][]byte) {
+	e.eachMember(c, args, c.W.NullArray, func(score float64) {
+		lon, lat := geo.Decode(score)
+		c.W.Array(2)
+		writeCoord(c, lon)
+		writeCoord(c, lat)
+	})
+}
+
+// geohash: GEOHASH key [member ...]
+func geohash(e *Engine, c *Client, args [][]byte) {
+	e.eachMember(c, args, c.W.Null, func(score float64) {
+		c.W.BulkString(geo.Hash(score))
+	})
+}
+
+// eachMember answers a "key member..." command with one reply per member:
+// found writes a present member's, missing the null for an absent one.
+func (e *Engine) eachMember(c *Client, args [][]byte, missing func(), found func(score float64)) {
 	if e.isString(c, args[1]) {
 		c.W.Error(errWrongType)
 		return
@@ -87,15 +111,11 @@ func geopos(e *Engine, c *Client, args [][]byte) {
 	k := c.key(args[1])
 	c.W.Array(len(args) - 2)
 	for _, m := range args[2:] {
-		score, ok := e.router.Score(k, string(m))
-		if !ok {
-			c.W.NullArray()
-			continue
+		if score, ok := e.router.Score(k, string(m)); ok {
+			found(score)
+		} else {
+			missing()
 		}
-		lon, lat := geo.Decode(score)
-		c.W.Array(2)
-		writeCoord(c, lon)
-		writeCoord(c, lat)
 	}
 }
 
@@ -127,24 +147,6 @@ func geodist(e *Engine, c *Client, args [][]byte) {
 	lon1, lat1 := geo.Decode(s1)
 	lon2, lat2 := geo.Decode(s2)
 	writeDist(c, geo.Distance(lon1, lat1, lon2, lat2)/unit)
-}
-
-// geohash: GEOHASH key [member ...]
-func geohash(e *Engine, c *Client, args [][]byte) {
-	if e.isString(c, args[1]) {
-		c.W.Error(errWrongType)
-		return
-	}
-	k := c.key(args[1])
-	c.W.Array(len(args) - 2)
-	for _, m := range args[2:] {
-		score, ok := e.router.Score(k, string(m))
-		if !ok {
-			c.W.Null()
-			continue
-		}
-		c.W.BulkString(geo.Hash(score))
-	}
 }
 
 // writeCoord writes a coordinate: a bulk string in RESP2, a double in RESP3,

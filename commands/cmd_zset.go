@@ -160,14 +160,7 @@ func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f cluster.AddFl
 		writeScore(c, score)
 		return
 	}
-	n := 0
-	for j, score := range scores {
-		added, changed := e.router.Add(k, string(pairs[2*j+1]), score, f)
-		if added || (ch && changed) {
-			n++
-		}
-	}
-	c.W.Int(int64(n))
+	e.addAll(c, k, func(j int) []byte { return pairs[2*j+1] }, scores, f, ch)
 }
 
 // zrem: ZREM key member [member ...]
