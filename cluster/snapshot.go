@@ -44,7 +44,10 @@ func (r *Router) Restore(k shard.Key, member string, score float64, stamp int64)
 		}
 	}
 	cur, exists := st.owner[member]
-	if !exists && (g.entries.Load() >= listpackEntries || len(member) > listpackValue) {
+	// As Add decides listpack or skiplist, but on the count after this
+	// member: restores of one key run side by side, and only the last
+	// one's count is sure to be the whole key's.
+	if !exists && (g.entries.Add(1) > listpackEntries || len(member) > listpackValue) {
 		g.big.Store(true)
 	}
 	if score == 0 && math.Signbit(score) {
@@ -55,9 +58,6 @@ func (r *Router) Restore(k shard.Key, member string, score float64, stamp int64)
 	r.shards[to].Put(k, e)
 	if exists && cur.shard != to {
 		r.shards[cur.shard].Delete(k, member, math.MaxInt64)
-	}
-	if !exists {
-		g.entries.Add(1)
 	}
 	st.owner[member] = slot{shard: to, score: score, stamp: stamp}
 }

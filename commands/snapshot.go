@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -347,7 +348,46 @@ func (e *Engine) Load(path string) (LoadStats, error) {
 	return st, nil
 }
 
+// restoreBatch is how many members a load hands to a worker at a time.
+const restoreBatch = 4096
+
+type restoreItem struct {
+	key shard.Key
+	m   memberView
+}
+
+// load applies the records. Decoding is one stream, but placing members
+// in the shards' indexes is most of the work and the router takes
+// members in any order from any goroutine, so workers do that.
 func (e *Engine) load(r *snapshot.Reader, st *LoadStats) error {
+	work := make(chan []restoreItem, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for batch := range work {
+				for _, it := range batch {
+					e.router.Restore(it.key, it.m.name, it.m.score, it.m.stamp)
+				}
+			}
+		})
+	}
+	batch := make([]restoreItem, 0, restoreBatch)
+	err := e.decode(r, st, func(k shard.Key, m memberView) {
+		batch = append(batch, restoreItem{k, m})
+		if len(batch) == restoreBatch {
+			work <- batch
+			batch = make([]restoreItem, 0, restoreBatch)
+		}
+	})
+	work <- batch
+	close(work)
+	wg.Wait()
+	return err
+}
+
+// decode reads the records, applies all but members, and hands those to
+// member.
+func (e *Engine) decode(r *snapshot.Reader, st *LoadStats, member func(shard.Key, memberView)) error {
 	now := nowMS()
 	var d *db
 	dbIndex := -1
@@ -395,7 +435,7 @@ func (e *Engine) load(r *snapshot.Reader, st *LoadStats) error {
 			st.Keys++
 		case snapshot.KindMember:
 			if !skip {
-				e.router.Restore(zkey, rec.Member, rec.Score, rec.Stamp)
+				member(zkey, memberView{rec.Member, rec.Score, rec.Stamp})
 				st.Members++
 			}
 		case snapshot.KindPosTTL:
