@@ -7,13 +7,14 @@ import (
 	"io"
 	"math/rand"
 	"net"
-	"os/exec"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"geoshard/internal/redistest"
 )
 
 // The differential tests send the same commands to a real redis-server
@@ -23,37 +24,7 @@ import (
 // startRedis runs a redis-server for the test on a free loopback port.
 func startRedis(t *testing.T, extra ...string) string {
 	t.Helper()
-	path, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatalf("redis-server is not installed: the differential tests compare against Redis 7.0 "+
-			"(Debian: apt-get install redis-server): %v", err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	l.Close()
-	args := append([]string{"--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-		"--enable-debug-command", "yes", "--dir", t.TempDir()}, extra...)
-	cmd := exec.Command(path, args...)
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start redis-server: %v", err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr := "127.0.0.1:" + port
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("redis-server did not start on %s: %v\n%s", addr, err, logs.String())
-		}
-	}
+	addr := redistest.Start(t, append([]string{"--enable-debug-command", "yes"}, extra...)...)
 	r := dialRedis(t, addr)
 	defer r.conn.Close()
 	for i, a := range extra {
@@ -63,7 +34,7 @@ func startRedis(t *testing.T, extra ...string) string {
 	}
 	v := r.send([]string{"INFO", "server"})
 	if !strings.Contains(v, "redis_version:7.0.") {
-		t.Fatalf("these tests compare against Redis 7.0; %s answered INFO with %.200q", path, v)
+		t.Fatalf("these tests compare against Redis 7.0; redis-server answered INFO with %.200q", v)
 	}
 	return addr
 }

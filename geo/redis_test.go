@@ -6,55 +6,29 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"os/exec"
 	"strconv"
 	"testing"
 	"time"
+
+	"geoshard/internal/redistest"
 )
 
-const redisServerPath = "/usr/bin/redis-server"
-
-// startRedis runs a throw-away redis-server on a free loopback port
-// (no persistence) for the duration of the test and returns a connection.
+// startRedis runs a throw-away redis-server for the duration of the test
+// and returns a connection to it.
 func startRedis(t *testing.T) *respConn {
 	t.Helper()
-	if _, err := os.Stat(redisServerPath); err != nil {
-		t.Fatalf("the differential tests need redis-server 7.0 at %s: %v", redisServerPath, err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := redistest.Start(t, "--loglevel", "warning")
+	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
-		t.Fatalf("finding a free port: %v", err)
+		t.Fatalf("dialling redis-server on %s: %v", addr, err)
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command(redisServerPath, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", t.TempDir(), "--daemonize", "no", "--loglevel", "warning")
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", redisServerPath, err)
+	_ = c.SetDeadline(time.Now().Add(60 * time.Second))
+	rc := &respConn{c: c, r: bufio.NewReader(c), w: bufio.NewWriter(c)}
+	t.Cleanup(func() { c.Close() })
+	if pong, err := rc.do("PING"); err != nil || pong != "PONG" {
+		t.Fatalf("redis-server on %s: PING = %v, %v", addr, pong, err)
 	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			_ = c.SetDeadline(time.Now().Add(60 * time.Second))
-			rc := &respConn{c: c, r: bufio.NewReader(c), w: bufio.NewWriter(c)}
-			t.Cleanup(func() { c.Close() })
-			if pong, err := rc.do("PING"); err != nil || pong != "PONG" {
-				t.Fatalf("redis-server on %s: PING = %v, %v", addr, pong, err)
-			}
-			return rc
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("redis-server did not accept connections on %s: %v", addr, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return rc
 }
 
 // respConn is a minimal RESP2 client: commands are arrays of bulk

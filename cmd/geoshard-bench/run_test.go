@@ -6,57 +6,17 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"geoshard/internal/redistest"
 )
 
-const redisServerPath = "/usr/bin/redis-server"
-
-// startRedis runs a throwaway redis-server on a free loopback port and
-// returns its address; it is stopped when the test ends.
-func startRedis(t *testing.T) string {
-	t.Helper()
-	if _, err := os.Stat(redisServerPath); err != nil {
-		t.Fatalf("these tests need a real redis-server at %s (apt-get install redis-server): %v", redisServerPath, err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("finding a free port: %v", err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	var logs bytes.Buffer
-	cmd := exec.Command(redisServerPath, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", t.TempDir())
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting redis-server: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		c, err := dial(context.Background(), addr, "", time.Second)
-		if err == nil {
-			_, err = c.command("PING")
-			c.close()
-			if err == nil {
-				return addr
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("redis-server on %s did not answer PING: %v\n%s", addr, err, logs.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
+// startRedis runs a throwaway redis-server until the test ends and
+// returns its address.
+func startRedis(t *testing.T) string { return redistest.Start(t) }
 
 func runTool(t *testing.T, args ...string) (*report, string) {
 	t.Helper()
