@@ -17,6 +17,40 @@ type DrawOptions struct {
 	// shards, the default) or "handoffs".
 	Cost  string
 	Title string
+	// Pings, when given, are drawn as a grey density layer over the
+	// areas, so the picture shows where the borders run through.
+	Pings []Ping
+}
+
+// densityCell is the side of a density layer cell, in pixels.
+const densityCell = 6
+
+// densityGrid bins pings into densityCell-pixel cells of the map part of
+// the picture; it returns the counts (row-major), the grid's columns and
+// the largest count.
+func densityGrid(l *layout, pings []Ping) (counts []int, cols, most int) {
+	cols = (l.width + densityCell - 1) / densityCell
+	rows := (l.height + densityCell - 1) / densityCell
+	counts = make([]int, cols*rows)
+	for _, p := range pings {
+		x, y := l.xy([2]float64{p.Lon, p.Lat})
+		i, j := int(x)/densityCell, int(y)/densityCell
+		if x < 0 || y < 0 || i >= cols || j >= rows {
+			continue
+		}
+		counts[j*cols+i]++
+		most = max(most, counts[j*cols+i])
+	}
+	return counts, cols, most
+}
+
+// densityAlpha is how dark a cell is drawn: square-root scaled so that
+// thin traffic still shows.
+func densityAlpha(c, most int) float64 {
+	if c == 0 || most == 0 {
+		return 0
+	}
+	return 0.15 + 0.6*math.Sqrt(float64(c)/float64(most))
 }
 
 // legendHeight is the band under the map that holds the legend.

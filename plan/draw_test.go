@@ -139,3 +139,32 @@ func TestPictureErrors(t *testing.T) {
 		t.Errorf("a map without a report: %v", err)
 	}
 }
+
+func TestDensityLayer(t *testing.T) {
+	m := shard.GridMap(-1, -1, 1, 1, 2, 1, 200)
+	pings := []Ping{{Lon: -0.5, Lat: 0.5}, {Lon: -0.5, Lat: 0.5}, {Lon: 0.5, Lat: -0.5}}
+	var svg bytes.Buffer
+	if err := WriteSVG(&svg, m, nil, DrawOptions{Width: 400, Pings: pings}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(svg.String(), "fill-opacity="); n != 2 {
+		t.Errorf("%d density cells drawn, want 2 (two places pinged)", n)
+	}
+	plain, err := RenderImage(m, nil, DrawOptions{Width: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dense, err := RenderImage(m, nil, DrawOptions{Width: 400, Pings: pings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	darker := 0
+	for i := 0; i < len(plain.Pix); i += 4 {
+		if dense.Pix[i] < plain.Pix[i] {
+			darker++
+		}
+	}
+	if darker != 2*densityCell*densityCell {
+		t.Errorf("%d pixels darkened, want two cells of %d", darker, densityCell*densityCell)
+	}
+}

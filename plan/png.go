@@ -39,6 +39,15 @@ func RenderImage(m *shard.Map, rep *Report, opt DrawOptions) (*image.RGBA, error
 			fillPolygon(img, l, poly, shardFill(shard.ID(id)))
 		}
 	}
+	if len(opt.Pings) > 0 {
+		counts, cols, most := densityGrid(l, opt.Pings)
+		for k, c := range counts {
+			if a := densityAlpha(c, most); a > 0 {
+				x, y := k%cols*densityCell, k/cols*densityCell
+				darken(img, image.Rect(x, y, x+densityCell, y+densityCell), a)
+			}
+		}
+	}
 	for _, b := range borders {
 		t := 0.0
 		if most > 0 {
@@ -130,5 +139,17 @@ func thickLine(img *image.RGBA, x0, y0, x1, y1, hw float64, c color.RGBA) {
 		t := float64(i) / float64(n)
 		x, y := x0+(x1-x0)*t, y0+(y1-y0)*t
 		fillRect(img, image.Rect(int(math.Floor(x-hw)), int(math.Floor(y-hw)), int(math.Ceil(x+hw)), int(math.Ceil(y+hw))), c)
+	}
+}
+
+// darken blends black over a rectangle with opacity a.
+func darken(img *image.RGBA, r image.Rectangle, a float64) {
+	r = r.Intersect(img.Bounds())
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := img.RGBAAt(x, y)
+			c.R, c.G, c.B = uint8(float64(c.R)*(1-a)), uint8(float64(c.G)*(1-a)), uint8(float64(c.B)*(1-a))
+			img.SetRGBA(x, y, c)
+		}
 	}
 }

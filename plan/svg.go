@@ -46,6 +46,17 @@ func WriteSVG(w io.Writer, m *shard.Map, rep *Report, opt DrawOptions) error {
 				html.EscapeString(m.Name(shard.ID(id))), d.String(), hex(shardFill(shard.ID(id))))
 		}
 	}
+	if len(opt.Pings) > 0 {
+		counts, cols, most := densityGrid(l, opt.Pings)
+		bw.WriteString(`<g id="density" fill="#000000">` + "\n")
+		for k, c := range counts {
+			if c > 0 {
+				fmt.Fprintf(bw, `<rect x="%d" y="%d" width="%d" height="%d" fill-opacity="%.2f"/>`+"\n",
+					k%cols*densityCell, k/cols*densityCell, densityCell, densityCell, densityAlpha(c, most))
+			}
+		}
+		bw.WriteString("</g>\n")
+	}
 	for _, b := range borders {
 		t := 0.0
 		if most > 0 {
@@ -93,8 +104,12 @@ func writeSVGLegend(bw *bufio.Writer, l *layout, m *shard.Map, rep *Report, opt 
 	}
 	fmt.Fprintf(bw, `<text x="10" y="%d" font-weight="bold">%s</text>`+"\n", y, html.EscapeString(title))
 	y += 16
-	fmt.Fprintf(bw, `<text x="10" y="%d">border colour: %s, from 0 (green) to %g (red); thicker is costlier</text>`+"\n",
-		y, costLabel(opt.Cost), most)
+	dens := ""
+	if len(opt.Pings) > 0 {
+		dens = "; grey: density of pings"
+	}
+	fmt.Fprintf(bw, `<text x="10" y="%d">border colour: %s, from 0 (green) to %g (red); thicker is costlier%s</text>`+"\n",
+		y, costLabel(opt.Cost), most, dens)
 	y += 10
 	for i := 0; i < 20; i++ {
 		fmt.Fprintf(bw, `<rect x="%d" y="%d" width="15" height="12" fill="%s"/>`+"\n", 10+15*i, y, hex(costColour(float64(i)/19)))

@@ -18,6 +18,7 @@ func runPropose(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "where to write the proposed map (GeoJSON)")
 	svg := fs.String("svg", "", "also draw the proposed map, borders coloured by fan-out, as SVG")
 	png := fs.String("png", "", "also draw it as PNG")
+	naiveOut := fs.String("naive-out", "", "also write the equal grid it is compared with (GeoJSON)")
 	cell := fs.Float64("cell", 250, "density grid cell, metres")
 	margin := fs.Float64("margin", 200, "hysteresis margin of the map, metres")
 	tol := fs.Float64("tolerance", 0.5, "how far from its fair share of pings a side of a cut may be (fraction)")
@@ -49,6 +50,11 @@ func runPropose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *naiveOut != "" {
+		if err := os.WriteFile(*naiveOut, naive.GeoJSON(), 0o644); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(stdout, "wrote %s: %d area shards and the catch-all\n\n", *out, *n)
 	if err := plan.WriteSummary(stdout, rep, plan.Replay(fmt.Sprintf("equal grid, %d cells", *n), naive, w)); err != nil {
 		return err
@@ -57,5 +63,5 @@ func runPropose(args []string, stdout, stderr io.Writer) error {
 	if err := rep.WriteTable(stdout); err != nil {
 		return err
 	}
-	return drawFiles(m, rep, *svg, *png)
+	return drawFiles(m, rep, w.Pings, *svg, *png)
 }

@@ -18,7 +18,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	searches := fs.String("searches", "", "searches CSV (time,lon,lat,radius_m)")
 	var maps listFlag
 	fs.Var(&maps, "map", "a candidate region map (GeoJSON); repeat to compare")
-	svgDir := fs.String("svg-dir", "", "also draw each map, borders coloured by fan-out, as <dir>/<map>.svg and .png")
+	svgDir := fs.String("svg-dir", "", "also draw each map, borders coloured by fan-out over the ping density, as <dir>/<map>.svg and .png")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if *svgDir != "" {
 		for _, r := range reps {
 			base := filepath.Join(*svgDir, strings.TrimSuffix(r.Name, filepath.Ext(r.Name)))
-			if err := drawFiles(r.Map, r, base+".svg", base+".png"); err != nil {
+			if err := drawFiles(r.Map, r, w.Pings, base+".svg", base+".png"); err != nil {
 				return err
 			}
 		}
@@ -62,7 +62,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 
 // drawFiles writes the SVG and PNG pictures of a map; empty paths are
 // skipped.
-func drawFiles(m *shard.Map, rep *plan.Report, svgPath, pngPath string) error {
+func drawFiles(m *shard.Map, rep *plan.Report, pings []plan.Ping, svgPath, pngPath string) error {
 	write := func(path string, draw func(io.Writer) error) error {
 		if path == "" {
 			return nil
@@ -77,7 +77,7 @@ func drawFiles(m *shard.Map, rep *plan.Report, svgPath, pngPath string) error {
 		}
 		return f.Close()
 	}
-	opt := plan.DrawOptions{Title: rep.Name}
+	opt := plan.DrawOptions{Title: rep.Name, Pings: pings}
 	if err := write(svgPath, func(w io.Writer) error { return plan.WriteSVG(w, m, rep, opt) }); err != nil {
 		return err
 	}
