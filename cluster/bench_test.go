@@ -74,3 +74,61 @@ func BenchmarkMemoryPerDriver(b *testing.B) {
 		runtime.KeepAlive(r)
 	}
 }
+
+// borderMaps returns a map with a border through the middle of a metro
+// (at longitude 4.90) and one with the whole metro in one shard.
+func borderMaps() (split, whole *shard.Map) {
+	return shard.GridMap(4.0, 51.5, 5.8, 53.0, 2, 1, 200), shard.GridMap(3.0, 51.5, 7.0, 53.0, 1, 1, 200)
+}
+
+// benchmarkNearestAt runs 2 km COUNT 10 searches centred within 500 m of
+// longitude 4.90, the split map's border.
+func benchmarkNearestAt(b *testing.B, m *shard.Map) {
+	r, _ := metro(b, m, 1_000_000)
+	rng := rand.New(rand.NewPCG(7, 7))
+	b.ResetTimer()
+	for b.Loop() {
+		lon, lat := 4.90+(rng.Float64()-0.5)*0.014, 52.37+rng.NormFloat64()*0.02
+		r.Nearest(drivers, geo.NewSearch(lon, lat, geo.Shape{Radius: 2, Unit: 1000}), 10)
+	}
+}
+
+// The search-straddling-a-border cost (issue 4: at most 1.3x) is the ratio
+// of these two.
+func BenchmarkNearestAcrossBorder(b *testing.B) {
+	split, _ := borderMaps()
+	benchmarkNearestAt(b, split)
+}
+func BenchmarkNearestInsideShard(b *testing.B) {
+	_, whole := borderMaps()
+	benchmarkNearestAt(b, whole)
+}
+
+// benchmarkMoves moves one driver back and forth by step degrees of
+// longitude around 4.90.
+func benchmarkMoves(b *testing.B, m *shard.Map, step float64) {
+	r, _ := metro(b, m, 1_000_000)
+	east, west := geo.Encode(4.90+step, 52.37), geo.Encode(4.90-step, 52.37)
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		score := east
+		if i%2 == 1 {
+			score = west
+		}
+		r.Add(drivers, "driver:42", score, AddFlags{})
+		i++
+	}
+}
+
+// The update-crossing-a-border cost (issue 4: at most 2x) is the ratio of
+// these two: 1 km each side of the border, past the 200 m margin, hands the
+// driver over on every write.
+func BenchmarkUpdateAcrossBorder(b *testing.B) {
+	split, _ := borderMaps()
+	benchmarkMoves(b, split, 0.015)
+}
+func BenchmarkUpdateInsideShard(b *testing.B) {
+	_, whole := borderMaps()
+	benchmarkMoves(b, whole, 0.015)
+}
