@@ -123,7 +123,7 @@
     const members = d.shards.reduce((a, s) => a + s.members, 0);
     const unit = prev ? "/s" : " total";
     document.getElementById("stats").textContent =
-      members + " members · searches " + searchRate.toFixed(1) + unit +
+      members + " members · searches " + searchRate.toFixed(prev ? 1 : 0) + unit +
       " · fan-out " + (searchRate > 0 ? (100 * multiRate / searchRate).toFixed(1) : "0.0") + "% (all time " +
       (fan > 0 ? (100 * multi / fan).toFixed(1) : "0.0") + "%) · handoffs " + handoffRate.toFixed(1) + unit +
       " · degraded " + d.degraded;
