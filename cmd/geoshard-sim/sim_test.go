@@ -86,8 +86,10 @@ func TestSimAgainstServer(t *testing.T) {
 	if sum.Errors != 0 || sum.Pings == 0 || sum.Searches == 0 {
 		t.Fatalf("sent %d pings, %d searches, %d errors", sum.Pings, sum.Searches, sum.Errors)
 	}
-	// The server counted exactly what the simulator sent.
-	if got.writes != sum.Pings || got.searches != sum.Searches {
+	// The server counted what the simulator sent. (It may count a search
+	// twice: a nearest-first COUNT search that cannot prove its order
+	// falls back to a full search, and both count.)
+	if got.writes != sum.Pings || got.searches < sum.Searches {
 		t.Errorf("server counted %d writes and %d searches; sent %d and %d", got.writes, got.searches, sum.Pings, sum.Searches)
 	}
 	if got.members != int64(cfg.Drivers) {
