@@ -151,6 +151,11 @@ func (s *Server) write(nc net.Conn, c *commands.Client) error {
 		deadline = time.Now().Add(wait)
 	}
 	nc.SetWriteDeadline(deadline)
+	// As with reads: shutdown sets stopping, then bounds every write; a
+	// deadline set here in between must not lift that bound.
+	if wait == 0 && s.stopping.Load() {
+		nc.SetWriteDeadline(time.Now().Add(shutdownGrace))
+	}
 	_, err := nc.Write(c.W.Buf)
 	c.W.Buf = c.W.Buf[:0]
 	if len(c.W.Buf) == 0 && cap(c.W.Buf) > 4*flushAt {

@@ -289,9 +289,11 @@ func (s *Server) shutdown() {
 	s.closing = true
 	s.closeListeners()
 	// Wake every reader: a connection runs the commands it has already
-	// read, sends their replies and closes (see serveConn).
+	// read, sends their replies and closes (see serveConn). A client that
+	// does not read its replies gets shutdownGrace, not for ever.
 	for nc := range s.conns {
 		nc.SetReadDeadline(time.Now())
+		nc.SetWriteDeadline(time.Now().Add(shutdownGrace))
 	}
 	s.mu.Unlock()
 	s.wg.Wait()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -119,5 +120,46 @@ func TestOpsShutdownCommand(t *testing.T) {
 	}
 	if !strings.Contains(p.out.String(), "user requested shutdown") {
 		t.Errorf("no shutdown line in the log:\n%s", p.out.String())
+	}
+}
+
+// TestOpsSigtermStalledClient: a client that stopped reading, under every
+// output limit, does not hold up the exit.
+func TestOpsSigtermStalledClient(t *testing.T) {
+	t.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	p := startOps(t, "geoshard-sigterm-stalled", nil)
+	rc := dialRaw(t, p)
+	args := []string{"GEOADD", "big"}
+	for j := 0; j < 2000; j++ {
+		args = append(args, "2."+strconv.Itoa(1000+j), "48."+strconv.Itoa(1000+j), "member-"+strconv.Itoa(j))
+	}
+	rc.mustDo(t, args...)
+	search := []string{"GEOSEARCH", "big", "FROMLONLAT", "2.5", "48.5", "BYRADIUS", "200", "km", "WITHCOORD", "WITHDIST"}
+	stalled, err := net.DialTimeout("tcp", p.addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stalled.Close()
+	stalled.(*net.TCPConn).SetReadBuffer(4 << 10)
+	var batch []byte
+	for i := 0; i < 100; i++ {
+		batch = encodeCommand(batch, search)
+	}
+	stalled.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	if _, err := stalled.Write(batch); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the server is stuck writing to it: the default limits
+	// (256mb hard, 64mb soft) never cut it off on their own.
+	time.Sleep(300 * time.Millisecond)
+	if got := string(rc.mustDo(t, "PING")); got != "+PONG\r\n" {
+		t.Fatalf("PING: %q", got)
+	}
+	took := p.signalAndWait(t, syscall.SIGTERM, 10*time.Second)
+	if took > time.Second {
+		t.Errorf("exit took %v after SIGTERM with a stalled client, want under a second", took)
+	}
+	if p.waitErr != nil {
+		t.Errorf("exit status: %v\n%s", p.waitErr, p.out.String())
 	}
 }
