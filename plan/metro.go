@@ -28,9 +28,9 @@ type Centre struct {
 	X, Y, Sigma, Weight float64
 }
 
-// DefaultMetro is the river-and-park metro of the demo: 24 km square, a
-// 400 m river at 35% of the width with three bridges, a 1.4 km park at
-// 75% of the height with three roads through it, and four districts, the
+// DefaultMetro is the river-and-park metro of the demo: 24 x 26 km, a
+// 900 m river at 35% of the width with three bridges, a 2 km park at 68%
+// of the height with three roads through it, and four districts, the
 // largest of which (downtown, east of the river) spreads over the middle
 // of the area, where an equal grid would put its borders.
 func DefaultMetro() *Metro {
