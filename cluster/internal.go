@@ -20,21 +20,6 @@ type Replier interface {
 	Error(msg string)
 }
 
-// InternalCommands lists the node-to-node commands and their arity, for
-// the command table: subcommands of GEOSHARD, as "GEOSHARD PUT ...".
-var InternalCommands = map[string]int{
-	"geoshard|put":     -10,
-	"geoshard|del":     -9,
-	"geoshard|get":     -9,
-	"geoshard|search":  16,
-	"geoshard|nearest": 16,
-	"geoshard|range":   -14,
-	"geoshard|drop":    6,
-	"geoshard|rename":  7,
-	"geoshard|keys":    5,
-	"geoshard|flush":   5,
-}
-
 // ServeInternal answers a node-to-node command: GEOSHARD SUB password
 // version args... It is refused without the cluster password, by a node that has
 // lost its lease, and when the sender's table version differs from ours

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"slices"
 	"strings"
 	"sync"
@@ -22,7 +23,8 @@ type NodeConfig struct {
 	Endpoints []string // etcd client URLs or host:port
 	Cluster   string   // cluster name: the etcd key prefix
 	ID        string   // this node's id, unique in the cluster
-	Advertise string   // host:port other nodes reach this one at
+	Advertise string   // host:port clients reach this node at (CLUSTER SLOTS)
+	Bus       string   // host:port to listen on for other nodes; "" = Advertise's host, any port
 	Password  string   // internal commands carry it
 
 	LeaseTTL    time.Duration // membership lease; 0: 5 s (etcd rounds to seconds, at least 1)
@@ -52,7 +54,7 @@ type Node struct {
 
 	mu      sync.Mutex
 	rev     int64             // etcd revision the state below reflects
-	members map[string]string // live node id -> address
+	members map[string]string // live node id -> bus address
 	assign  assignment
 	modRev  int64            // mod revision of the assignment key, 0: none
 	peers   map[string]*peer // by node id
@@ -63,8 +65,15 @@ type Node struct {
 	registered atomic.Int64 // unix ns of the last registration
 	tableAt    atomic.Int64 // unix ns of the last table swap
 
+	bus    *bus
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+}
+
+// member is what a node registers under its lease.
+type member struct {
+	Addr string `json:"addr"` // for clients
+	Bus  string `json:"bus"`  // for other nodes
 }
 
 func (n *Node) membersKey() string    { return n.prefix + "members/" }
@@ -110,8 +119,20 @@ func StartNode(r *Router, cfg NodeConfig) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster: etcd client: %w", err)
 	}
+	if cfg.Bus == "" {
+		host, _, err := net.SplitHostPort(cfg.Advertise)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: advertise %q: %w", cfg.Advertise, err)
+		}
+		cfg.Bus = net.JoinHostPort(host, "0")
+	}
+	b, err := startBus(r, cfg.Bus, cfg.Logger)
+	if err != nil {
+		cli.Close()
+		return nil, fmt.Errorf("cluster: bus: %w", err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	n := &Node{r: r, cfg: cfg, cli: cli, log: cfg.Logger.With("node", cfg.ID),
+	n := &Node{bus: b, r: r, cfg: cfg, cli: cli, log: cfg.Logger.With("node", cfg.ID),
 		prefix:  "/geoshard/" + cfg.Cluster + "/",
 		members: map[string]string{}, peers: map[string]*peer{},
 		changed: make(chan struct{}, 1), cancel: cancel}
@@ -121,6 +142,7 @@ func StartNode(r *Router, cfg NodeConfig) (*Node, error) {
 	defer cancelFirst()
 	if err := n.load(first); err != nil {
 		cancel()
+		b.close()
 		cli.Close()
 		return nil, fmt.Errorf("cluster: etcd %s: %w", strings.Join(cfg.Endpoints, ","), err)
 	}
@@ -135,6 +157,7 @@ func StartNode(r *Router, cfg NodeConfig) (*Node, error) {
 func (n *Node) Close() {
 	n.cancel()
 	n.wg.Wait()
+	n.bus.close()
 	n.cli.Close()
 	n.mu.Lock()
 	for _, p := range n.peers {
@@ -152,7 +175,8 @@ func (n *Node) membership(ctx context.Context) {
 		sess, err := concurrency.NewSession(n.cli, concurrency.WithTTL(ttl), concurrency.WithContext(ctx))
 		if err == nil {
 			pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-			_, err = n.cli.Put(pctx, n.membersKey()+n.cfg.ID, n.cfg.Advertise, clientv3.WithLease(sess.Lease()))
+			val, _ := json.Marshal(member{Addr: n.cfg.Advertise, Bus: n.bus.addr()})
+			_, err = n.cli.Put(pctx, n.membersKey()+n.cfg.ID, string(val), clientv3.WithLease(sess.Lease()))
 			cancel()
 			if err != nil {
 				sess.Close()
@@ -373,10 +397,14 @@ func (n *Node) applyKV(key string, val []byte, modRev int64, deleted bool) {
 	switch {
 	case strings.HasPrefix(key, n.membersKey()):
 		id := strings.TrimPrefix(key, n.membersKey())
-		if deleted {
+		var m member
+		switch {
+		case deleted:
 			delete(n.members, id)
-		} else {
-			n.members[id] = string(val)
+		case json.Unmarshal(val, &m) != nil || m.Bus == "":
+			n.log.Error("cluster: bad member record in etcd", "node", id)
+		default:
+			n.members[id] = m.Bus
 		}
 	case key == n.assignmentKey():
 		if deleted {

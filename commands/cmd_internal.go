@@ -5,26 +5,18 @@ import (
 	"encoding/hex"
 	"net"
 	"strconv"
-
-	"geoshard/cluster"
 )
 
-// The node-to-node commands of cluster mode (GEOSHARD.PUT, .SEARCH...).
-// They carry the cluster password themselves, so they run without AUTH;
-// the router checks the password and the routing-table version.
+// Cluster mode's node-to-node commands (GEOSHARD PUT, SEARCH...) are
+// served on the cluster bus (cluster/bus.go), not here: through the
+// engine, a call from one node to another made while holding the
+// keyspace lock could wait on a node waiting for its own lock. What the
+// client port adds for cluster mode is CLUSTER SLOTS/SHARDS.
 func init() {
-	for name, arity := range cluster.InternalCommands {
-		register(&command{name: name, arity: arity, flags: []string{"fast"}, noAuth: true,
-			handler: internal})
-	}
 	register(
 		&command{name: "cluster|slots", arity: 2, flags: []string{"loading", "stale"}, handler: clusterSlots},
 		&command{name: "cluster|shards", arity: 2, flags: []string{"loading", "stale"}, handler: clusterShards},
 	)
-}
-
-func internal(e *Engine, c *Client, args [][]byte) {
-	e.router.ServeInternal(args, &c.W)
 }
 
 // clusterSlots: CLUSTER SLOTS. In cluster mode every node serves every

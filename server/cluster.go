@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ type ClusterOptions struct {
 	NodeID    string        // "node-id": unique in the cluster
 	Advertise string        // "advertise": host:port other nodes dial; "" = the listening address
 	Password  string        // "cluster-password": carried by node-to-node commands
+	BusPort   int           // "cluster-bus-port": node-to-node listener; 0 = any free port
 	LeaseTTL  time.Duration // "cluster-lease-ttl": membership lease, seconds
 	Rebalance time.Duration // "cluster-rebalance-interval": between rebalancing steps, seconds
 }
@@ -42,6 +44,7 @@ func init() {
 		stringDirective("node-id", func(o *Options) *string { return &o.Cluster.NodeID }),
 		stringDirective("advertise", func(o *Options) *string { return &o.Cluster.Advertise }),
 		stringDirective("cluster-password", func(o *Options) *string { return &o.Cluster.Password }),
+		intDirective("cluster-bus-port", 0, 65535, func(o *Options) *int { return &o.Cluster.BusPort }),
 		secondsDirective("cluster-lease-ttl", func(o *Options) *time.Duration { return &o.Cluster.LeaseTTL }),
 		secondsDirective("cluster-rebalance-interval", func(o *Options) *time.Duration { return &o.Cluster.Rebalance }),
 	)
@@ -80,8 +83,13 @@ func (s *Server) joinCluster() (leave func(), err error) {
 	if adv == "" {
 		adv = s.Addr().String()
 	}
+	host, _, err := net.SplitHostPort(adv)
+	if err != nil {
+		return nil, fmt.Errorf("advertise %q: %w", adv, err)
+	}
 	n, err := cluster.StartNode(s.router, cluster.NodeConfig{
 		Endpoints: c.Etcd, Cluster: c.Name, ID: c.NodeID, Advertise: adv,
+		Bus:      net.JoinHostPort(host, strconv.Itoa(c.BusPort)),
 		Password: c.Password, LeaseTTL: c.LeaseTTL, Rebalance: c.Rebalance, Logger: s.log,
 	})
 	if err != nil {

@@ -1,0 +1,166 @@
+package tests
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"geoshard/cluster/etcdtest"
+)
+
+// clusterNode is one geoshard process of a test cluster.
+type clusterNode struct {
+	id   string
+	proc *serverProc
+	c    *redis.Client
+}
+
+type testCluster struct {
+	t     *testing.T
+	etcd  *etcdtest.Server
+	name  string
+	extra []string
+	nodes map[string]*clusterNode
+}
+
+// startCluster starts an embedded etcd and n geoshard nodes (a, b, c...)
+// on loopback with fast timings: a 1 s lease, 0.2 s between rebalancing
+// steps.
+func startCluster(t *testing.T, n int, extra ...string) *testCluster {
+	t.Helper()
+	tc := &testCluster{t: t, etcd: etcdtest.Start(t), name: strings.ReplaceAll(t.Name(), "/", "-"),
+		extra: extra, nodes: map[string]*clusterNode{}}
+	for i := 0; i < n; i++ {
+		tc.start(string(rune('a' + i)))
+	}
+	tc.settled(30*time.Second, tc.ids()...)
+	return tc
+}
+
+func (tc *testCluster) ids() []string {
+	var ids []string
+	for id := range tc.nodes {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// start starts (or restarts, on a new port) the node with this id.
+func (tc *testCluster) start(id string) *clusterNode {
+	tc.t.Helper()
+	bin := geoshardBinary(tc.t, false)
+	p := startServer(tc.t, "node-"+id, bin, func(port int) []string {
+		addr := "127.0.0.1:" + strconv.Itoa(port)
+		return append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+			"--cluster-etcd", tc.etcd.Endpoint, "--cluster-name", tc.name, "--node-id", id,
+			"--advertise", addr, "--cluster-password", "s3cret",
+			"--cluster-lease-ttl", "1", "--cluster-rebalance-interval", "0.2",
+			"--position-ttl", "3600"}, tc.extra...)
+	})
+	c := redis.NewClient(&redis.Options{Addr: p.addr, Protocol: 2, DisableIdentity: true,
+		ReadTimeout: 10 * time.Second, MaxRetries: -1})
+	tc.t.Cleanup(func() { c.Close() })
+	n := &clusterNode{id: id, proc: p, c: c}
+	tc.nodes[id] = n
+	return n
+}
+
+// kill ends a node at once (SIGKILL): no lease revoke, no goodbye.
+func (tc *testCluster) kill(id string) {
+	n := tc.nodes[id]
+	n.proc.stop()
+	n.c.Close()
+	delete(tc.nodes, id)
+}
+
+// clusterInfo reads the cluster fields of a node's INFO.
+func clusterInfo(c *redis.Client) (map[string]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	s, err := c.Info(ctx, "cluster").Result()
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]string{}
+	for _, line := range strings.Split(s, "\r\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			m[k] = v
+		}
+	}
+	return m, nil
+}
+
+// settled waits until the nodes ids all run the same table, know exactly
+// these members and have no shard down, and returns how long it took.
+func (tc *testCluster) settled(timeout time.Duration, ids ...string) time.Duration {
+	tc.t.Helper()
+	begin := time.Now()
+	var last []string
+	for time.Since(begin) < timeout {
+		last = last[:0]
+		version, ok := "", true
+		for _, id := range ids {
+			m, err := clusterInfo(tc.nodes[id].c)
+			if err != nil {
+				ok = false
+				last = append(last, fmt.Sprintf("%s: %v", id, err))
+				continue
+			}
+			last = append(last, fmt.Sprintf("%s: members=%s version=%s down=%s local=%s etcd=%s",
+				id, m["cluster_members"], m["cluster_table_version"], m["cluster_down_shards"],
+				m["cluster_local_shards"], m["cluster_etcd"]))
+			if version == "" {
+				version = m["cluster_table_version"]
+			}
+			ok = ok && m["cluster_members"] == strconv.Itoa(len(ids)) && m["cluster_down_shards"] == "0" &&
+				m["cluster_table_version"] == version && version != "0" && !tc.rebalancing(m, len(ids))
+		}
+		if ok {
+			return time.Since(begin)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	tc.t.Fatalf("cluster %v did not settle in %v:\n%s", ids, timeout, strings.Join(last, "\n"))
+	return 0
+}
+
+// rebalancing reports whether a node holds more or fewer shards than a
+// balanced assignment gives it (a join is still being spread out).
+func (tc *testCluster) rebalancing(m map[string]string, nodes int) bool {
+	local, _ := strconv.Atoi(m["cluster_local_shards"])
+	return local > (clusterShards+nodes-1)/nodes || local < clusterShards/nodes
+}
+
+// clusterShards is how many shards clusterMap has: nine cells and the
+// catch-all.
+const clusterShards = 10
+
+// clusterMap writes a 3 x 3 grid of shards over Amsterdam, so drivers
+// that move around cross borders all the time.
+func clusterMap(t *testing.T) string {
+	t.Helper()
+	var feats []string
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			x0, y0 := 4.70+0.15*float64(i), 52.25+0.07*float64(j)
+			x1, y1 := x0+0.15, y0+0.07
+			feats = append(feats, fmt.Sprintf(`{"type":"Feature","properties":{"shard":"ams-%d-%d"},`+
+				`"geometry":{"type":"Polygon","coordinates":[[[%g,%g],[%g,%g],[%g,%g],[%g,%g],[%g,%g]]]}}`,
+				i, j, x0, y0, x1, y0, x1, y1, x0, y1, x0, y0))
+		}
+	}
+	doc := `{"type":"FeatureCollection","properties":{"margin":200,"version":"ams-3x3"},"features":[` +
+		strings.Join(feats, ",") + `]}`
+	path := filepath.Join(t.TempDir(), "ams.geojson")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
