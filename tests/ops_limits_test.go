@@ -169,4 +169,11 @@ func TestOpsProtoMaxBulkLen(t *testing.T) {
 	if got := string(rc.mustDo(t, "PING")); got != "+PONG\r\n" {
 		t.Errorf("PING afterwards: %q", got)
 	}
+	// A flood of bad clients is logged a few times, not once each.
+	for i := 0; i < 20; i++ {
+		try("*1\r\n$2097152\r\n")
+	}
+	if n := strings.Count(p.out.String(), `msg="protocol error"`); n != 5 {
+		t.Errorf("%d protocol errors logged for 22 bad clients, want 5 (the rate limit)\n%s", n, p.out.String())
+	}
 }
