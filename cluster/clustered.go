@@ -709,3 +709,24 @@ func (r *Router) FlushLocal(db int) {
 		r.DropLocal(k)
 	}
 }
+
+// clearShard removes the copies a shard holds from before cut. A node
+// that gains a shard may still hold copies from an earlier time it owned
+// it, which the pings since went elsewhere; a node that loses one keeps
+// copies nobody asks for. Either way they go, and the shard refills from
+// the next pings.
+func (r *Router) clearShard(id shard.ID, cut int64) {
+	r.shards[id].Reclaim(func(shard.Key) int64 { return cut }, func(k shard.Key, e shard.Entry) {
+		g := r.key(k, false)
+		if g == nil {
+			return
+		}
+		st := r.stripe(g, e.Member)
+		st.mu.Lock()
+		if cur, ok := st.owner[e.Member]; ok && cur.shard == id && cur.stamp == e.Stamp {
+			delete(st.owner, e.Member)
+			g.entries.Add(-1)
+		}
+		st.mu.Unlock()
+	})
+}

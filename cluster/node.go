@@ -456,6 +456,12 @@ func (n *Node) swapTable() {
 	old := n.r.Table()
 	t := newTable(n.assign.Version, n.cfg.ID, owners, live)
 	n.r.setTable(t)
+	cut := time.Now().UnixNano()
+	for i := range owners {
+		if id := shardID(i); old != nil && old.Local(id) != t.Local(id) {
+			go n.r.clearShard(id, cut)
+		}
+	}
 	if old == nil || old.Version != t.Version || old.DownShards() != t.DownShards() || len(old.nodes) != len(t.nodes) {
 		n.tableAt.Store(time.Now().UnixNano())
 		n.log.Info("cluster: routing table", "version", t.Version, "nodes", len(live)+1,

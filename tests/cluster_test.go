@@ -20,7 +20,7 @@ func TestClusterDifferential(t *testing.T) {
 	ref := startRedis(t)
 	single := startGeoshardPlain(t, "geoshard-single", "--position-ttl", "3600", "--fanout-timeout", "5000")
 	tc := startCluster(t, 3, "--fanout-timeout", "5000")
-	n := diffCommands(t, 1500)
+	n := diffCommands(t, 1000)
 	for i, seed := range diffSeeds(t, 21, 22, 23) {
 		id := string(rune('a' + i%3))
 		t.Run(fmt.Sprintf("%s/node=%s", streamName(seed, false), id), func(t *testing.T) {
@@ -144,7 +144,7 @@ func TestClusterChaos(t *testing.T) {
 		found := 0
 		for time.Since(begin) < limit {
 			n, took := search()
-			if took > fanout+time.Second {
+			if took > fanout+2*time.Second {
 				t.Errorf("%s: a search took %v", what, took)
 			}
 			if found = n; n == drivers {
@@ -186,7 +186,7 @@ func TestClusterChaos(t *testing.T) {
 			slowest = max(slowest, took)
 			time.Sleep(50 * time.Millisecond)
 		}
-		if slowest > fanout+time.Second {
+		if slowest > fanout+2*time.Second {
 			t.Errorf("node %s down: slowest search %v", victim, slowest)
 		}
 		tc.settled(15*time.Second, restIDs...)
