@@ -88,7 +88,10 @@ func (s *Server) serveConn(nc net.Conn) {
 		s.engine.Exec(c, args)
 		if c.Quit() || len(c.W.Buf) >= flushAt || rd.Buffered() == 0 {
 			if err := s.write(nc, c); err != nil {
-				if errors.Is(err, errOutputLimit) || errors.Is(err, os.ErrDeadlineExceeded) {
+				switch {
+				case errors.Is(err, errOutputLimit):
+					s.log.Warn("closing client over the output buffer hard limit", "client", remote, "err", err)
+				case errors.Is(err, os.ErrDeadlineExceeded):
 					s.log.Warn("closing client that does not read its replies", "client", remote, "err", err)
 				}
 				return

@@ -144,6 +144,9 @@ func TestOpsSlowReader(t *testing.T) {
 	if got := string(rc.mustDo(t, "PING")); got != "+PONG\r\n" {
 		t.Errorf("PING after the hard limit: %q", got)
 	}
+	if !strings.Contains(p.out.String(), "closing client over the output buffer hard limit") {
+		t.Errorf("no log line for the hard limit:\n%s", p.out.String())
+	}
 }
 
 // TestOpsProtoMaxBulkLen: a bulk header over proto-max-bulk-len (1 GB
