@@ -21,7 +21,8 @@ func startServer(t *testing.T, regions []byte) string {
 	t.Helper()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "geoshard")
-	build := exec.Command("go", "build", "-o", bin, "geoshard/cmd/geoshard")
+	args := append([]string{"build"}, buildFlags...)
+	build := exec.Command("go", append(args, "-o", bin, "geoshard/cmd/geoshard")...)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building geoshard: %v\n%s", err, out)
 	}
