@@ -19,7 +19,8 @@ import (
 // must not mistake it for an RDB file.
 const DefaultDBFilename = "dump.gsnap"
 
-// ErrSaveInProgress is what SAVE and BGSAVE get while a BGSAVE runs.
+// ErrSaveInProgress is what SAVE and BGSAVE get while a BGSAVE runs,
+// worded as Redis's reply.
 var ErrSaveInProgress = errors.New("Background save already in progress")
 
 // persistence is the state INFO's persistence section reports.
@@ -27,7 +28,7 @@ type persistence struct {
 	mu        sync.Mutex
 	bgRunning bool
 	bgStart   time.Time
-	bgLast    time.Duration // length of the last background save; -1 before one
+	bgLast    time.Duration // length of the last background save; 0 before one
 	scheduled bool          // BGSAVE SCHEDULE came during a save
 	lastSave  time.Time     // of the last successful save (or start-up)
 	lastErr   error         // of the last background save
@@ -318,8 +319,12 @@ func (e *Engine) bgSaveLocked(done func(error)) error {
 		if done != nil {
 			done(err)
 		}
-		if again {
-			e.BGSave(nil)
+		if again { // BGSAVE SCHEDULE came meanwhile
+			e.BGSave(func(err error) {
+				if err != nil {
+					e.logSaveError("BGSAVE SCHEDULE", err)
+				}
+			})
 		}
 	}()
 	return nil
