@@ -10,6 +10,11 @@ import (
 	"geoshard/shard"
 )
 
+// maxNearest bounds COUNT for the nearest-first walk: each shard keeps a
+// heap of n+1 distances, and a COUNT near the int64 limit must neither
+// overflow n+1 nor size that heap; the full search serves such counts.
+const maxNearest = 1 << 16
+
 // Nearest answers a circle search with COUNT n ASC (no ANY) by walking
 // outwards from the centre instead of collecting every hit. exact is
 // false when that walk cannot prove it matches Redis, whose answer then
@@ -20,7 +25,7 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 	if g == nil && r.cl == nil {
 		return Result{}, true
 	}
-	if !q.NearestFirst() {
+	if !q.NearestFirst() || n > maxNearest {
 		return Result{}, false
 	}
 	ids := r.touching(q)

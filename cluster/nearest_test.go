@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -54,6 +55,19 @@ func TestNearestMatchesFullSort(t *testing.T) {
 		}
 		if exact < 250 {
 			t.Fatalf("%s map: only %d of 300 searches took the exact nearest-first path", name, exact)
+		}
+	}
+}
+
+// A COUNT near the int64 limit takes the full search instead of sizing
+// the walk's heap by it.
+func TestNearestHugeCount(t *testing.T) {
+	r := New(Config{})
+	r.Add(drivers, "a", geo.Encode(4.9, 52.37), AddFlags{})
+	q := geo.NewSearch(4.9, 52.37, geo.Shape{Radius: 10, Unit: 1000})
+	for _, n := range []int{math.MaxInt, math.MaxInt - 1, maxNearest + 1} {
+		if _, exact := r.Nearest(drivers, q, n); exact {
+			t.Errorf("Nearest with COUNT %d claims an exact answer", n)
 		}
 	}
 }
