@@ -5,7 +5,8 @@ import (
 	"net/http/pprof"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	// TODO(mapview): import "geoshard/mapview" once that package lands.
+
+	"geoshard/mapview"
 )
 
 // httpHandler serves the metrics port: /metrics for Prometheus, /map for
@@ -16,7 +17,9 @@ func (s *Server) httpHandler() http.Handler {
 	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{
 		ErrorLog: promLogger{s},
 	}))
-	// TODO(mapview): mux.Handle("/map", mapview.Handler(s.router))
+	mv := mapview.Handler(s.router)
+	mux.Handle("/map", mv)
+	mux.Handle("/map/", mv)
 	if s.opts.Pprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
 		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)

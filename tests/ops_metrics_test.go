@@ -145,6 +145,11 @@ func TestOpsMetrics(t *testing.T) {
 				}
 			}
 
+			for _, path := range []string{"/map", "/map/data.json"} {
+				if status, body := scrape(t, base+path); status != 200 || len(body) == 0 {
+					t.Errorf("%s answered %d with %d bytes", path, status, len(body))
+				}
+			}
 			status, _ := scrape(t, base+"/debug/pprof/")
 			if want := map[string]int{"no": 404, "yes": 200}[pprof]; status != want {
 				t.Errorf("pprof %s: /debug/pprof/ answered %d, want %d", pprof, status, want)
