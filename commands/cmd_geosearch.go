@@ -138,6 +138,7 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 // order and sorted with Redis's own algorithms.
 func (e *Engine) find(src shard.Key, a *searchArgs) []shard.Hit {
 	q := geo.NewSearch(a.lon, a.lat, a.shape)
+	q.NeedDist = a.sort != sortNone || a.withDist || a.storeDist
 	if a.count > 0 && !a.any && a.sort == sortAsc && !a.shape.Box {
 		if res, exact := e.router.Nearest(src, q, int(a.count)); exact {
 			return res.Hits

@@ -4,6 +4,8 @@
 package commands
 
 import (
+	"log/slog"
+	rdebug "runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -116,23 +118,22 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	st := e.stat(cmd.fullName())
 	begin := time.Now()
 	before := len(c.W.Buf)
-	if cmd.exclusive || (cmd.exclusiveIf != nil && cmd.exclusiveIf(args)) {
-		e.mu.Lock()
-		e.expireKeys(c.db, cmd, args)
-		cmd.handler(e, c, args)
-		e.mu.Unlock()
-	} else {
+	exclusive := cmd.exclusive || (cmd.exclusiveIf != nil && cmd.exclusiveIf(args))
+	if !exclusive {
 		e.mu.RLock()
-		if e.anyExpired(c.db, cmd, args) {
-			e.mu.RUnlock()
-			e.mu.Lock()
-			e.expireKeys(c.db, cmd, args)
-			cmd.handler(e, c, args)
-			e.mu.Unlock()
-		} else {
-			cmd.handler(e, c, args)
+		if exclusive = e.anyExpired(c.db, cmd, args); exclusive {
 			e.mu.RUnlock()
 		}
+	}
+	if exclusive {
+		e.mu.Lock()
+		e.expireKeys(c.db, cmd, args)
+	}
+	e.guarded(c, cmd, args, before)
+	if exclusive {
+		e.mu.Unlock()
+	} else {
+		e.mu.RUnlock()
 	}
 	st.calls.Add(1)
 	st.usec.Add(time.Since(begin).Microseconds())
@@ -142,12 +143,25 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	}
 }
 
+// guarded runs the handler; a bug that panics on some input costs that
+// command an error reply, not the server (and not the keyspace lock).
+func (e *Engine) guarded(c *Client, cmd *command, args [][]byte, before int) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.W.Buf = c.W.Buf[:before]
+			c.W.Error("ERR internal error in '" + cmd.fullName() + "'")
+			slog.Error("command panicked", "command", cmd.fullName(), "args", len(args), "panic", p, "stack", string(rdebug.Stack()))
+		}
+	}()
+	cmd.handler(e, c, args)
+}
+
 // runLocked executes a command whose caller already holds the keyspace
 // alone (EXEC).
 func (e *Engine) runLocked(c *Client, cmd *command, args [][]byte) {
 	e.counters.commands.Add(1)
 	e.expireKeys(c.db, cmd, args)
-	cmd.handler(e, c, args)
+	e.guarded(c, cmd, args, len(c.W.Buf))
 }
 
 func unknownCommand(args [][]byte) string {

@@ -31,7 +31,12 @@ type Search struct {
 	// equal to the one scanned just before it (unless that was the centre).
 	// Members are visited per cell in (score, member) order.
 	Cells []Cell
+	// NeedDist says the caller reads each hit's distance (to sort, or to
+	// reply or store it). Without it, members a search contains for sure
+	// need no distance computed at all.
+	NeedDist bool
 
+	near            Near
 	radiusM         float64 // r*f
 	widthM, heightM float64 // w*f, h*f
 	step            uint
@@ -141,7 +146,7 @@ func neighbours(bits uint64, step uint) [8]uint64 {
 // NewSearch plans a query centred at (lon, lat), which must be Valid, as
 // geohashCalculateAreasByShapeWGS84 and membersOfAllNeighbors do.
 func NewSearch(lon, lat float64, shape Shape) *Search {
-	s := &Search{Lon: lon, Lat: lat, Shape: shape}
+	s := &Search{Lon: lon, Lat: lat, Shape: shape, NeedDist: true, near: NewNear(lon, lat)}
 	s.plan()
 	return s
 }

@@ -20,7 +20,7 @@ func (s *Shard) Nearest(k Key, q *geo.Search, minStamp int64, n int, dst []Hit) 
 	// far holds the distances of the n nearest hits so far, farthest on
 	// top: once the walk's bound passes the farthest of them, nothing left
 	// can come nearer.
-	far := make(maxHeap, 0, n)
+	far := make(maxHeap, 0, min(n, 64))
 	complete := true
 	st.nearby(q.Lon, q.Lat, func(it *item, bound float64) bool {
 		if bound > radius {

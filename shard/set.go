@@ -165,6 +165,56 @@ func (s *set) descend(max float64, fn func(*item) bool) {
 	s.byScore.Descend(ref{math.Nextafter(max, math.Inf(1)), probe}, visit)
 }
 
+// Splitting a Redis cell into quarter cells to skip what lies outside a
+// search stops this many levels down (a 5 km cell ends in 80 m pieces),
+// or at cells of 16x16 geohash units.
+const (
+	maxSplit = 6
+	minSplit = 1 << 8
+)
+
+// scan visits, in sorted-set order, the members with scores in [lo, hi)
+// that the search may match, telling fn whether the member is certainly
+// inside. Ranges the search cannot reach are skipped whole. It returns
+// false if fn stopped it.
+func (s *set) scan(q *geo.Search, lo, hi float64, depth int, fn func(r ref, inside bool) bool) bool {
+	if depth > 0 && !s.anyIn(lo, hi) {
+		return true // nothing here: not worth classifying
+	}
+	class := q.Classify(lo, hi)
+	switch {
+	case class == geo.Outside:
+		return true
+	case class == geo.Partial && depth < maxSplit && hi-lo >= 4*minSplit:
+		quarter := (hi - lo) / 4
+		for k := range 4 {
+			if !s.scan(q, lo+float64(k)*quarter, lo+float64(k+1)*quarter, depth+1, fn) {
+				return false
+			}
+		}
+		return true
+	}
+	more := true
+	s.byScore.Ascend(ref{lo, probe}, func(r ref) bool {
+		if r.score >= hi {
+			return false
+		}
+		more = fn(r, class == geo.Inside)
+		return more
+	})
+	return more
+}
+
+// anyIn reports whether some member has a score in [lo, hi).
+func (s *set) anyIn(lo, hi float64) bool {
+	found := false
+	s.byScore.Ascend(ref{lo, probe}, func(r ref) bool {
+		found = r.score < hi
+		return false
+	})
+	return found
+}
+
 // each calls fn for every item, in no particular order.
 func (s *set) each(fn func(*item) bool) {
 	s.byScore.Scan(func(r ref) bool { return fn(&s.items[r.at]) })

@@ -104,16 +104,18 @@ func (s *Shard) Search(k Key, q *geo.Search, minStamp int64, limit int, dst []Hi
 		if limit > 0 && found >= limit {
 			break
 		}
-		// The tree holds each score, so a candidate the search rejects
-		// costs no visit to the slab.
-		st.byScore.Ascend(ref{c.Min, probe}, func(r ref) bool {
-			if r.score >= c.Max {
-				return false
-			}
+		st.scan(q, c.Min, c.Max, 0, func(r ref, inside bool) bool {
 			lon, lat := geo.Decode(r.score)
-			d, ok := q.Match(lon, lat)
-			if !ok {
-				return true
+			var d float64
+			if inside {
+				if q.NeedDist {
+					d = geo.Distance(q.Lon, q.Lat, lon, lat)
+				}
+			} else {
+				var ok bool
+				if d, ok = q.Match(lon, lat); !ok {
+					return true
+				}
 			}
 			it := &st.items[r.at]
 			if it.stamp < minStamp {
