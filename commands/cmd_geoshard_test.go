@@ -1,0 +1,41 @@
+package commands
+
+import (
+	"testing"
+	"time"
+)
+
+// A key's own position TTL wins over the global one, 0 included, and
+// DEFAULT hands it back.
+func TestGeoshardTTL(t *testing.T) {
+	s := newSession(t)
+	s.e.router.SetPositionTTL(30 * time.Second)
+	s.run([]step{
+		{"GEOSHARD TTL drivers", ":30000\r\n"},
+		{"GEOSHARD TTL drivers 2.5", "+OK\r\n"},
+		{"GEOSHARD TTL drivers", ":2500\r\n"},
+		{"GEOSHARD TTL drivers 0", "+OK\r\n"},
+		{"GEOSHARD TTL drivers", ":0\r\n"},
+		{"GEOSHARD TTL drivers default", "+OK\r\n"},
+		{"GEOSHARD TTL drivers", ":30000\r\n"},
+		{"GEOSHARD TTL drivers -1", "-ERR position TTL must be a number of seconds >= 0, or DEFAULT\r\n"},
+		{"GEOSHARD TTL drivers 1 2", "-ERR syntax error\r\n"},
+		{"GEOSHARD TTL", "-ERR wrong number of arguments for 'geoshard|ttl' command\r\n"},
+		{"GEOSHARD NOPE", "-ERR unknown subcommand 'NOPE'. Try GEOSHARD HELP.\r\n"},
+	})
+}
+
+// Positions of a key with its own TTL expire without a global one.
+func TestGeoshardTTLExpires(t *testing.T) {
+	s := newSession(t)
+	s.run([]step{
+		{"GEOSHARD TTL drivers 0.2", "+OK\r\n"},
+		{"GEOADD drivers 4.9 52.37 d1", ":1\r\n"},
+		{"ZCARD drivers", ":1\r\n"},
+	})
+	time.Sleep(300 * time.Millisecond)
+	s.run([]step{
+		{"ZCARD drivers", ":0\r\n"},
+		{"GEOPOS drivers d1", "*1\r\n*-1\r\n"},
+	})
+}
