@@ -24,13 +24,20 @@ type peer struct {
 
 func newPeer(id, addr string, timeout time.Duration) *peer {
 	return &peer{id: id, addr: addr, c: redis.NewClient(&redis.Options{
-		Addr:                  addr,
-		Protocol:              2,
-		DisableIdentity:       true,
-		MaxRetries:            -1, // the router retries, after a refresh, on its own terms
-		DialTimeout:           timeout,
-		ReadTimeout:           -2, // the context's deadline rules
-		WriteTimeout:          -2,
+		Addr:            addr,
+		Protocol:        2,
+		DisableIdentity: true,
+		MaxRetries:      -1, // the router retries, after a refresh, on its own terms
+		DialTimeout:     timeout,
+		// A node that refuses connections is down: say so at once, so a
+		// search leaves its shards out instead of waiting for the deadline.
+		DialerRetries:      1,
+		DialerRetryTimeout: time.Millisecond,
+		// Calls carry a context deadline, which go-redis applies when it
+		// is sooner; these bound a call without one. (-2 would disable
+		// socket deadlines altogether, context or not.)
+		ReadTimeout:           timeout,
+		WriteTimeout:          timeout,
 		ContextTimeoutEnabled: true,
 		PoolSize:              32,
 	})}
