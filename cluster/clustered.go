@@ -308,12 +308,27 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		if !r.hooks.dropDeletes.Load() {
 			r.deleteCopy(ctx, cur.shard, k, member, stamp-1)
 		}
+		r.announceOwner(ctx, k, member, slot{shard: to, score: score, stamp: stamp})
 	}
 	if _, ok := st.owner[member]; !ok {
 		g.entries.Add(1)
 	}
 	st.owner[member] = slot{shard: to, score: score, stamp: stamp}
 	return !live, live && cur.score != score
+}
+
+// announceOwner tells every other node where a member went after a
+// handoff. Without it, a node that wrote the member earlier would still
+// think it in the old shard, and its next write would leave the new copy
+// behind, stale, where searches near it would find the member twice
+// (deduped) or at an old position (where only that shard is asked).
+func (r *Router) announceOwner(ctx context.Context, k shard.Key, member string, s slot) {
+	err := r.onAllNodes(ctx, func() {}, func(ctx context.Context, p *peer, ver int64) error {
+		return p.owner(ctx, r.cl.pass, ver, k, member, s)
+	})
+	if err != nil {
+		r.remoteFailed("announce owner", err)
+	}
 }
 
 // deleteCopy removes the old copy after a handoff; if its node cannot be

@@ -67,6 +67,18 @@ func (r *Router) ServeInternal(args [][]byte, w Replier) {
 		r.internalSearch(t, p, w, name == "geoshard.nearest")
 	case "geoshard.range":
 		r.internalRange(t, p, w)
+	case "geoshard.owner":
+		k := p.key()
+		member := p.str()
+		id := p.int()
+		score, stamp := p.float(), p.int()
+		if id < 0 || id >= int64(len(t.local)) {
+			p.fail("bad shard " + itoa(id))
+		}
+		if p.ok(w) {
+			r.cacheOwner(k, member, slot{shard: shard.ID(id), score: score, stamp: stamp})
+			w.Int(1)
+		}
 	case "geoshard.drop":
 		k := p.key()
 		if p.ok(w) {

@@ -183,6 +183,14 @@ func (p *peer) scan(ctx context.Context, pass string, ver int64, ids []shard.ID,
 	return out, str(arr[0]) == "1", nil
 }
 
+// owner tells a node where a member's copy now is, after a handoff, so
+// its owner cache does not send the next write's delete to the old shard.
+func (p *peer) owner(ctx context.Context, pass string, ver int64, k shard.Key, member string, s slot) error {
+	_, err := p.do(ctx, pass, ver, "GEOSHARD.OWNER", itoa(int64(k.DB)), k.Name, member,
+		itoa(int64(s.shard)), ftoa(s.score), itoa(s.stamp))
+	return err
+}
+
 // drop removes a key from every shard of the node; returns copies removed.
 func (p *peer) drop(ctx context.Context, pass string, ver int64, k shard.Key) (int64, error) {
 	v, err := p.do(ctx, pass, ver, "GEOSHARD.DROP", itoa(int64(k.DB)), k.Name)
