@@ -37,6 +37,9 @@ func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 		return Result{Hits: r.shards[id].Search(k, q, cut, limit, nil), Shards: 1}
 	}
 	res := r.fanOut(k, ids, func(ctx context.Context, id shard.ID) ([]shard.Hit, error) {
+		if r.cl == nil {
+			return r.shards[id].Search(k, q, cut, limit, nil), nil
+		}
 		var hits []shard.Hit
 		err := r.onShard(ctx, id, func(s *shard.Shard) error {
 			hits = s.Search(k, q, cut, limit, nil)
@@ -71,8 +74,12 @@ func (r *Router) fanOut(k shard.Key, ids []shard.ID, ask func(context.Context, s
 	}
 	// The context ends remote calls that outlive the deadline; in-process
 	// shards answer regardless and their goroutine just ends late.
-	ctx, cancel := context.WithTimeout(context.Background(), r.FanoutTimeout())
-	defer cancel()
+	ctx := context.Background()
+	if r.cl != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.FanoutTimeout())
+		defer cancel()
+	}
 	parts := make(chan part, len(ids))
 	for _, id := range ids {
 		go func() {
