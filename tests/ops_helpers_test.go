@@ -113,3 +113,17 @@ func infoField(t *testing.T, rc *rawConn, section, name string) string {
 	t.Fatalf("INFO %s has no %s:\n%s", section, name, reply)
 	return ""
 }
+
+// waitLog waits up to limit for the server's output to contain want: the
+// output reaches the test through a pipe, a little after the server wrote
+// it.
+func (p *serverProc) waitLog(want string, limit time.Duration) bool {
+	deadline := time.Now().Add(limit)
+	for !strings.Contains(p.out.String(), want) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}

@@ -16,6 +16,13 @@ func TestOpsMaxClients(t *testing.T) {
 	p := startOps(t, "geoshard-maxclients", nil)
 	rc := dialRaw(t, p)
 	rc.mustDo(t, "CONFIG", "SET", "maxclients", "2")
+	// The harness's readiness PING may not have been closed yet.
+	for deadline := time.Now().Add(5 * time.Second); infoField(t, rc, "clients", "connected_clients") != "1"; {
+		if time.Now().After(deadline) {
+			t.Fatalf("connected_clients stays above 1")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	second := dialRaw(t, p)
 	if got := string(second.mustDo(t, "PING")); got != "+PONG\r\n" {
 		t.Fatalf("second client: PING gave %q", got)
@@ -125,7 +132,7 @@ func TestOpsSlowReader(t *testing.T) {
 		t.Errorf("resident memory grew by %d MB for a client that never reads (replies: %d x %d bytes)",
 			grown>>20, requests, len(reply))
 	}
-	if !strings.Contains(p.out.String(), "closing client that does not read its replies") {
+	if !p.waitLog("closing client that does not read its replies", 5*time.Second) {
 		t.Errorf("no log line for the closed client:\n%s", p.out.String())
 	}
 	if got := string(rc.mustDo(t, search...)); got != string(reply) {
@@ -144,7 +151,7 @@ func TestOpsSlowReader(t *testing.T) {
 	if got := string(rc.mustDo(t, "PING")); got != "+PONG\r\n" {
 		t.Errorf("PING after the hard limit: %q", got)
 	}
-	if !strings.Contains(p.out.String(), "closing client over the output buffer hard limit") {
+	if !p.waitLog("closing client over the output buffer hard limit", 5*time.Second) {
 		t.Errorf("no log line for the hard limit:\n%s", p.out.String())
 	}
 }
@@ -176,7 +183,12 @@ func TestOpsProtoMaxBulkLen(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		try("*1\r\n$2097152\r\n")
 	}
-	if n := strings.Count(p.out.String(), `msg="protocol error"`); n != 5 {
+	count := func() int { return strings.Count(p.out.String(), `msg="protocol error"`) }
+	for deadline := time.Now().Add(5 * time.Second); count() < 5 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // the log reaches us through a pipe: let any more arrive
+	if n := count(); n != 5 {
 		t.Errorf("%d protocol errors logged for 22 bad clients, want 5 (the rate limit)\n%s", n, p.out.String())
 	}
 }

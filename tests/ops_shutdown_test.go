@@ -118,7 +118,7 @@ func TestOpsShutdownCommand(t *testing.T) {
 	if got, _ := other.readToEOF(5 * time.Second); len(got) != 0 {
 		t.Errorf("idle client got %q at shutdown", got)
 	}
-	if !strings.Contains(p.out.String(), "user requested shutdown") {
+	if !p.waitLog("user requested shutdown", 5*time.Second) {
 		t.Errorf("no shutdown line in the log:\n%s", p.out.String())
 	}
 }
@@ -156,8 +156,10 @@ func TestOpsSigtermStalledClient(t *testing.T) {
 		t.Fatalf("PING: %q", got)
 	}
 	took := p.signalAndWait(t, syscall.SIGTERM, 10*time.Second)
-	if took > time.Second {
-		t.Errorf("exit took %v after SIGTERM with a stalled client, want under a second", took)
+	// The stalled write gets half a second; the rest is slack for a
+	// loaded machine. Without that bound the server never exits.
+	if took > 5*time.Second {
+		t.Errorf("exit took %v after SIGTERM with a stalled client", took)
 	}
 	if p.waitErr != nil {
 		t.Errorf("exit status: %v\n%s", p.waitErr, p.out.String())
