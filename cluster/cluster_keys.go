@@ -1,0 +1,183 @@
+package cluster
+
+// Whole-key changes in cluster mode go to every node; the Local halves
+// are what a node does when asked.
+
+import (
+	"context"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"geoshard/shard"
+)
+
+// dropCluster deletes a key on every node.
+func (r *Router) dropCluster(k shard.Key) bool {
+	ctx, cancel := r.callCtx()
+	defer cancel()
+	var total atomic.Int64
+	existed := r.cardCluster(k) > 0
+	err := r.onAllNodes(ctx, func() { total.Add(int64(r.DropLocal(k))) },
+		func(ctx context.Context, p *peer, ver int64) error {
+			n, err := p.drop(ctx, r.cl.pass, ver, k)
+			total.Add(n)
+			return err
+		})
+	if err != nil {
+		r.remoteFailed("drop", err)
+	}
+	return existed
+}
+
+// DropLocal deletes a key from this node's shards and cache and returns how
+// many copies went.
+func (r *Router) DropLocal(k shard.Key) int {
+	r.mu.Lock()
+	if g := r.keys[k]; g != nil {
+		r.forget(k, g)
+	}
+	r.mu.Unlock()
+	n := 0
+	for _, s := range r.shards {
+		n += s.Drop(k)
+	}
+	return n
+}
+
+// forget drops the router's view of a key; the caller holds r.mu.
+func (r *Router) forget(k shard.Key, g *geoKey) {
+	for i := range g.stripes {
+		g.stripes[i].mu.Lock()
+	}
+	g.dead = true
+	for i := range g.stripes {
+		g.stripes[i].mu.Unlock()
+	}
+	delete(r.keys, k)
+}
+
+// renameCluster renames a key on every node.
+func (r *Router) renameCluster(from, to shard.Key) {
+	ctx, cancel := r.callCtx()
+	defer cancel()
+	err := r.onAllNodes(ctx, func() { r.RenameLocal(from, to) },
+		func(ctx context.Context, p *peer, ver int64) error {
+			return p.rename(ctx, r.cl.pass, ver, from, to)
+		})
+	if err != nil {
+		r.remoteFailed("rename", err)
+	}
+}
+
+// keysCluster lists the database's keys with members on any node.
+func (r *Router) keysCluster(db int) []string {
+	ctx, cancel := r.callCtx()
+	defer cancel()
+	var (
+		mu   sync.Mutex
+		seen = map[string]bool{}
+	)
+	add := func(names []string) {
+		mu.Lock()
+		for _, n := range names {
+			seen[n] = true
+		}
+		mu.Unlock()
+	}
+	err := r.onAllNodes(ctx, func() { add(r.KeysLocal(db)) },
+		func(ctx context.Context, p *peer, ver int64) error {
+			names, err := p.keys(ctx, r.cl.pass, ver, db)
+			add(names)
+			return err
+		})
+	if err != nil {
+		r.remoteFailed("keys", err)
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	return out
+}
+
+// KeysLocal lists the database's keys that have live copies in this
+// node's shards. Every key written here, or sent here by another node,
+// has an entry in the owner cache, which is what makes it listable.
+func (r *Router) KeysLocal(db int) []string {
+	r.mu.RLock()
+	var cand []shard.Key
+	for k := range r.keys {
+		if k.DB == db {
+			cand = append(cand, k)
+		}
+	}
+	r.mu.RUnlock()
+	t := now()
+	var out []string
+	for _, k := range cand {
+		cut := r.minStamp(r.key(k, false), t)
+		for _, s := range r.shards {
+			found := false
+			s.Ascend(k, math.Inf(-1), cut, func(shard.Entry) bool { found = true; return false })
+			if found {
+				out = append(out, k.Name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// RenameLocal renames a key in this node's shards and cache.
+func (r *Router) RenameLocal(from, to shard.Key) {
+	r.mu.Lock()
+	g := r.keys[from]
+	delete(r.keys, from)
+	if old := r.keys[to]; old != nil {
+		r.forget(to, old)
+	}
+	if g != nil {
+		r.keys[to] = g
+		d, ok := r.keyTTL[to]
+		if !ok {
+			d = -1
+		}
+		g.ttl.Store(int64(d))
+	}
+	r.mu.Unlock()
+	for _, s := range r.shards {
+		s.Rename(from, to)
+	}
+}
+
+// flushCluster drops every key of a database (all when db < 0) on every
+// node.
+func (r *Router) flushCluster(db int) {
+	ctx, cancel := r.callCtx()
+	defer cancel()
+	err := r.onAllNodes(ctx, func() { r.FlushLocal(db) },
+		func(ctx context.Context, p *peer, ver int64) error {
+			_, err := p.do(ctx, r.cl.pass, ver, "GEOSHARD.FLUSH", itoa(int64(db)))
+			return err
+		})
+	if err != nil {
+		r.remoteFailed("flush", err)
+	}
+}
+
+// FlushLocal drops every key of a database (all when db < 0) from this
+// node's shards and cache.
+func (r *Router) FlushLocal(db int) {
+	r.mu.RLock()
+	var ks []shard.Key
+	for k := range r.keys {
+		if db < 0 || k.DB == db {
+			ks = append(ks, k)
+		}
+	}
+	r.mu.RUnlock()
+	for _, k := range ks {
+		r.DropLocal(k)
+	}
+}

@@ -1,0 +1,268 @@
+package cluster
+
+// Writes in cluster mode: the owner table is a cache there, kept current
+// by what other nodes send this one.
+
+import (
+	"context"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"geoshard/shard"
+)
+
+// findMember returns the newest live copy of a member over every shard of
+// the cluster: the owner table is only a cache here, since members may
+// have been written through other nodes.
+func (r *Router) findMember(k shard.Key, member string, cut int64) (slot, bool) {
+	ctx, cancel := r.callCtx()
+	defer cancel()
+	var (
+		mu    sync.Mutex
+		best  slot
+		found bool
+	)
+	keep := func(s slot) {
+		mu.Lock()
+		if !found || s.stamp > best.stamp {
+			best, found = s, true
+		}
+		mu.Unlock()
+	}
+	err := r.onNodes(ctx, nil, func(ids []shard.ID) {
+		for _, id := range ids {
+			if e, ok := r.shards[id].Get(k, member); ok && e.Stamp >= cut {
+				keep(slot{shard: id, score: e.Score, stamp: e.Stamp})
+			}
+		}
+	}, func(ctx context.Context, p *peer, ver int64, ids []shard.ID) error {
+		s, ok, err := p.get(ctx, r.cl.pass, ver, ids, k, member, cut)
+		if ok {
+			keep(s)
+		}
+		return err
+	})
+	if err != nil {
+		r.remoteFailed("get", err)
+	}
+	if found {
+		r.observe(best.stamp)
+	}
+	return best, found
+}
+
+// addCluster is Add when members may live on other nodes: the current
+// copy comes from the cache, or from every shard when the cache has none.
+func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlags) (added, changed bool) {
+	g, st := r.lockMember(k, member, true)
+	defer st.mu.Unlock()
+	stamp := r.stamp()
+	cut := r.minStamp(g, stamp)
+	cur, exists := st.owner[member]
+	if !exists || cur.stamp < cut {
+		cur, exists = r.findMember(k, member, cut)
+		if exists && cur.stamp >= stamp {
+			stamp = r.stamp() // observed a newer stamp from another clock
+		}
+	}
+	live := exists && cur.stamp >= cut
+	switch {
+	case f.NX && live, f.XX && !live:
+		return false, false
+	case live && f.GT && !(score > cur.score), live && f.LT && !(score < cur.score):
+		return false, false
+	}
+	if score == 0 && !g.big.Load() {
+		score = 0 // a listpack stores -0 as 0
+	}
+	e := shard.NewEntry(member, score, stamp)
+	to := r.place(cur.shard, live, e.Lon, e.Lat)
+	ctx, cancel := r.callCtx()
+	defer cancel()
+	err := r.onShard(ctx, to, func(s *shard.Shard) error {
+		s.Put(k, e)
+		return nil
+	}, func(ctx context.Context, p *peer, ver int64) error {
+		return p.put(ctx, r.cl.pass, ver, to, k, e)
+	})
+	if err != nil {
+		// The position is lost until the next ping; the old copy, if any,
+		// stays and keeps the member visible.
+		r.remoteFailed("put", err)
+		return !live, live && cur.score != score
+	}
+	r.stats.Shards[to].Writes.Add(1)
+	if exists && cur.shard != to {
+		r.stats.Shards[cur.shard].HandoffsOut.Add(1)
+		r.stats.Shards[to].HandoffsIn.Add(1)
+		r.stats.Border(cur.shard, to).Handoffs.Add(1)
+		if !r.hooks.dropDeletes.Load() {
+			r.deleteCopy(ctx, cur.shard, k, member, stamp-1)
+		}
+		r.announceOwner(ctx, k, member, slot{shard: to, score: score, stamp: stamp})
+	}
+	if _, ok := st.owner[member]; !ok {
+		g.entries.Add(1)
+	}
+	st.owner[member] = slot{shard: to, score: score, stamp: stamp}
+	return !live, live && cur.score != score
+}
+
+// announceOwner tells every other node where a member went after a
+// handoff. Without it, a node that wrote the member earlier would still
+// think it in the old shard, and its next write would leave the new copy
+// behind, stale, where searches near it would find the member twice
+// (deduped) or at an old position (where only that shard is asked).
+func (r *Router) announceOwner(ctx context.Context, k shard.Key, member string, s slot) {
+	err := r.onAllNodes(ctx, func() {}, func(ctx context.Context, p *peer, ver int64) error {
+		return p.owner(ctx, r.cl.pass, ver, k, member, s)
+	})
+	if err != nil {
+		r.remoteFailed("announce owner", err)
+	}
+}
+
+// deleteCopy removes the old copy after a handoff; if its node cannot be
+// reached, the position TTL removes it later.
+func (r *Router) deleteCopy(ctx context.Context, id shard.ID, k shard.Key, member string, notAfter int64) {
+	err := r.onShard(ctx, id, func(s *shard.Shard) error {
+		s.Delete(k, member, notAfter)
+		return nil
+	}, func(ctx context.Context, p *peer, ver int64) error {
+		_, err := p.del(ctx, r.cl.pass, ver, []shard.ID{id}, k, member, notAfter)
+		return err
+	})
+	if err != nil {
+		r.remoteFailed("handoff delete", err)
+	}
+}
+
+// removeCluster deletes every copy of a member on every node.
+func (r *Router) removeCluster(k shard.Key, member string) bool {
+	g, st := r.lockMember(k, member, true)
+	defer st.mu.Unlock()
+	if _, ok := st.owner[member]; ok {
+		delete(st.owner, member)
+		g.entries.Add(-1)
+	}
+	ctx, cancel := r.callCtx()
+	defer cancel()
+	var newest atomic.Int64
+	keep := func(s int64) {
+		for {
+			n := newest.Load()
+			if s <= n || newest.CompareAndSwap(n, s) {
+				return
+			}
+		}
+	}
+	err := r.onNodes(ctx, nil, func(ids []shard.ID) {
+		for _, id := range ids {
+			if e, ok := r.shards[id].Delete(k, member, math.MaxInt64); ok {
+				keep(e.Stamp)
+			}
+		}
+	}, func(ctx context.Context, p *peer, ver int64, ids []shard.ID) error {
+		s, err := p.del(ctx, r.cl.pass, ver, ids, k, member, math.MaxInt64)
+		keep(s)
+		return err
+	})
+	if err != nil {
+		r.remoteFailed("remove", err)
+	}
+	n := newest.Load()
+	return n > 0 && n >= r.minStamp(g, now())
+}
+
+// sweepCache forgets cached owners older than the position TTL: in
+// cluster mode the cache also holds members whose copy lives elsewhere,
+// which no local reclaim would ever remove.
+func (r *Router) sweepCache(t int64) {
+	r.mu.RLock()
+	keys := make([]*geoKey, 0, len(r.keys))
+	for _, g := range r.keys {
+		keys = append(keys, g)
+	}
+	r.mu.RUnlock()
+	for _, g := range keys {
+		cut := r.minStamp(g, t)
+		if cut == 0 {
+			continue
+		}
+		for i := range g.stripes {
+			st := &g.stripes[i]
+			st.mu.Lock()
+			for m, s := range st.owner {
+				if s.stamp < cut {
+					delete(st.owner, m)
+					g.entries.Add(-1)
+				}
+			}
+			st.mu.Unlock()
+		}
+	}
+}
+
+// cacheOwner records, on the node that stores a copy, where the member now
+// is, so its own owner cache follows writes made through other nodes.
+// A stripe busy with a write of this member is left alone: that writer
+// may itself be waiting on a call to the node that sent this copy.
+func (r *Router) cacheOwner(k shard.Key, member string, s slot) {
+	g := r.key(k, true)
+	st := r.stripe(g, member)
+	if !st.mu.TryLock() {
+		return
+	}
+	defer st.mu.Unlock()
+	if g.dead {
+		return
+	}
+	cur, ok := st.owner[member]
+	if ok && cur.stamp >= s.stamp {
+		return
+	}
+	if !ok {
+		g.entries.Add(1)
+	}
+	st.owner[member] = s
+	r.observe(s.stamp)
+}
+
+// uncacheOwner forgets a cached owner that a delete made stale.
+func (r *Router) uncacheOwner(k shard.Key, member string, notAfter int64) {
+	g := r.key(k, false)
+	if g == nil {
+		return
+	}
+	st := r.stripe(g, member)
+	if !st.mu.TryLock() {
+		return
+	}
+	defer st.mu.Unlock()
+	if cur, ok := st.owner[member]; ok && cur.stamp <= notAfter {
+		delete(st.owner, member)
+		g.entries.Add(-1)
+	}
+}
+
+// clearShard removes the copies a shard holds from before cut. A node
+// that gains a shard may still hold copies from an earlier time it owned
+// it, which the pings since went elsewhere; a node that loses one keeps
+// copies nobody asks for. Either way they go, and the shard refills from
+// the next pings.
+func (r *Router) clearShard(id shard.ID, cut int64) {
+	r.shards[id].Reclaim(func(shard.Key) int64 { return cut }, func(k shard.Key, e shard.Entry) {
+		g := r.key(k, false)
+		if g == nil {
+			return
+		}
+		st := r.stripe(g, e.Member)
+		st.mu.Lock()
+		if cur, ok := st.owner[e.Member]; ok && cur.shard == id && cur.stamp == e.Stamp {
+			delete(st.owner, e.Member)
+			g.entries.Add(-1)
+		}
+		st.mu.Unlock()
+	})
+}
