@@ -29,7 +29,6 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 		return Result{}, false
 	}
 	ids := r.touching(q)
-	r.stats.countFanOut(len(ids))
 	cut := r.minStamp(g, now())
 	// Each shard gives its n+1 nearest: enough to see whether the n-th
 	// and the next are tied.
@@ -57,12 +56,18 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 		}
 		return hits, err
 	}
+	if r.cl == nil && len(ids) > 1 {
+		var exact bool
+		if ids, exact = r.nearFirst(k, q, ids, n, cut, &res); !exact {
+			return Result{}, false
+		}
+	}
 	if len(ids) == 1 && r.local(ids[0]) {
 		r.stats.Shards[ids[0]].Searches.Add(1)
 		r.wait(ids[0])
 		hits, _ := ask(context.Background(), ids[0])
 		res = Result{Hits: hits, Shards: 1}
-	} else {
+	} else if len(ids) > 0 {
 		res = r.fanOut(k, ids, ask)
 		before := len(res.Hits)
 		if res.Hits = dedupe(res.Hits); len(res.Hits) < before && partial.Load() {
@@ -70,6 +75,7 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 			return Result{}, false
 		}
 	}
+	r.stats.countFanOut(res.Shards)
 	// Nearest first; equal distances in discovery order, as Redis's
 	// stable full sort leaves them when it returns every hit.
 	slices.SortFunc(res.Hits, func(a, b shard.Hit) int {
@@ -90,4 +96,53 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 		res.Hits = hits[:n]
 		return res, true
 	}
+}
+
+// nearFirst walks the shard that owns the centre before any other: once it
+// has n+1 hits, only shards that can hold a member nearer than its
+// (n+1)-th need asking, which near a border is usually none. It returns
+// the shards still to ask (none when it answered: the hits are in res),
+// and false when a stale copy may hide a hit, as in Nearest.
+func (r *Router) nearFirst(k shard.Key, q *geo.Search, ids []shard.ID, n int, cut int64, res *Result) ([]shard.ID, bool) {
+	first := r.regions.Locate(q.Lon, q.Lat)
+	if !slices.Contains(ids, first) {
+		return ids, true
+	}
+	r.stats.Shards[first].Searches.Add(1)
+	r.wait(first)
+	hits, complete := r.shards[first].Nearest(k, q, cut, n+1, nil)
+	if complete || len(hits) <= n {
+		return ids, true // the whole circle may matter
+	}
+	slices.SortFunc(hits, func(a, b shard.Hit) int { return cmp.Compare(a.Dist, b.Dist) })
+	reach := geo.NewSearch(q.Lon, q.Lat, geo.Shape{Radius: hits[n].Dist, Unit: 1})
+	var rest []shard.ID
+	for _, id := range r.touching(reach) {
+		if id != first && slices.Contains(ids, id) {
+			rest = append(rest, id)
+		}
+	}
+	*res = Result{Hits: hits, Shards: 1}
+	if len(rest) == 0 {
+		return nil, true
+	}
+	ask := func(_ context.Context, id shard.ID) ([]shard.Hit, error) {
+		more, _ := r.shards[id].NearestWithin(k, q, cut, n+1, hits[n].Dist, nil)
+		return more, nil
+	}
+	var others Result
+	if len(rest) == 1 && r.hooks.delay[rest[0]].Load() == 0 {
+		// One more local shard, asked for little: no goroutine.
+		r.stats.Shards[rest[0]].Searches.Add(1)
+		r.stats.Border(first, rest[0]).Searches.Add(1)
+		others.Hits, _ = ask(nil, rest[0])
+		others.Shards = 1
+	} else {
+		others = r.fanOut(k, rest, ask)
+	}
+	all := append(res.Hits, others.Hits...)
+	res.Hits = dedupe(all)
+	res.Shards += others.Shards
+	res.Degraded = others.Degraded
+	return nil, len(res.Hits) == len(all)
 }

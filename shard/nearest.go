@@ -10,13 +10,20 @@ import (
 // near as the n-th may come too. Only members Redis's cell scan would
 // visit count. It reports whether the walk saw every hit.
 func (s *Shard) Nearest(k Key, q *geo.Search, minStamp int64, n int, dst []Hit) ([]Hit, bool) {
+	return s.NearestWithin(k, q, minStamp, n, q.RadiusMetres(), dst)
+}
+
+// NearestWithin is Nearest that also stops at within metres from the
+// centre (at most the search's radius): a router that already knows n+1
+// members nearer than that needs nothing farther from this shard.
+func (s *Shard) NearestWithin(k Key, q *geo.Search, minStamp int64, n int, within float64, dst []Hit) ([]Hit, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	st := s.sets[k]
 	if st == nil {
 		return dst, true
 	}
-	radius := q.RadiusMetres()
+	radius := min(within, q.RadiusMetres())
 	// far holds the distances of the n nearest hits so far, farthest on
 	// top: once the walk's bound passes the farthest of them, nothing left
 	// can come nearer.
