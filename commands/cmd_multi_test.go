@@ -87,3 +87,14 @@ func TestExecIsAtomic(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// Commands Redis flags no_multi are refused inside MULTI and spoil it.
+func TestNoMultiCommands(t *testing.T) {
+	s := newSession(t)
+	s.run([]step{
+		{"MULTI", "+OK\r\n"},
+		{"SAVE", "-ERR Command not allowed inside a transaction\r\n"},
+		{"PING", "+QUEUED\r\n"},
+		{"EXEC", "-EXECABORT Transaction discarded because of previous errors.\r\n"},
+	})
+}

@@ -6,6 +6,7 @@ package commands
 import (
 	"log/slog"
 	rdebug "runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -108,6 +109,9 @@ func (e *Engine) check(c *Client, cmd *command, args [][]byte) string {
 	}
 	if e.overMemory(cmd) {
 		return errOOM
+	}
+	if c.multi != nil && slices.Contains(cmd.flags, "no_multi") {
+		return "ERR Command not allowed inside a transaction"
 	}
 	return ""
 }
