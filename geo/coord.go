@@ -1,6 +1,6 @@
 // Package geo reproduces, bit for bit, the arithmetic, parsing and
 // formatting behind the GEO commands of Redis 7.0.15 (see
-// /work/shared/GEO-SPEC.md): the 52-bit interleaved score, cell decoding,
+// the project's GEO-SPEC.md): the 52-bit interleaved score, cell decoding,
 // haversine distances, the nine-cell search plan and the result ordering.
 //
 // It is a leaf package: the standard library only, plus libm through cgo
