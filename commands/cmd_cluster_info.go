@@ -18,7 +18,7 @@ func init() {
 }
 
 func infoGeoshardCluster(e *Engine, b *infoBuilder) {
-	st, ok := e.router.ClusterStatus()
+	st, ok := e.Router().ClusterStatus()
 	if !ok {
 		return
 	}

@@ -76,7 +76,7 @@ triples:
 func (e *Engine) addAll(c *Client, k shard.Key, member func(j int) []byte, scores []float64, f cluster.AddFlags, ch bool) {
 	n := 0
 	for j, score := range scores {
-		added, changed := e.router.Add(k, string(member(j)), score, f)
+		added, changed := e.Router().Add(k, string(member(j)), score, f)
 		if added || (ch && changed) {
 			n++
 		}
@@ -111,7 +111,7 @@ func (e *Engine) eachMember(c *Client, args [][]byte, missing func(), found func
 	k := c.key(args[1])
 	c.W.Array(len(args) - 2)
 	for _, m := range args[2:] {
-		if score, ok := e.router.Score(k, string(m)); ok {
+		if score, ok := e.Router().Score(k, string(m)); ok {
 			found(score)
 		} else {
 			missing()
@@ -138,8 +138,8 @@ func geodist(e *Engine, c *Client, args [][]byte) {
 		return
 	}
 	k := c.key(args[1])
-	s1, ok1 := e.router.Score(k, string(args[2]))
-	s2, ok2 := e.router.Score(k, string(args[3]))
+	s1, ok1 := e.Router().Score(k, string(args[2]))
+	s2, ok2 := e.Router().Score(k, string(args[3]))
 	if !ok1 || !ok2 {
 		c.W.Null()
 		return

@@ -75,7 +75,7 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 		return
 	}
 	src := c.key(srcArg)
-	exists := func() bool { return e.router.Card(src) > 0 }
+	exists := func() bool { return e.Router().Card(src) > 0 }
 	var a searchArgs
 	base := 2
 	switch {
@@ -93,7 +93,7 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 		}
 	case flags&byMember != 0:
 		base = 5
-		score, ok := e.router.Score(src, string(args[2]))
+		score, ok := e.Router().Score(src, string(args[2]))
 		if !ok {
 			if exists() {
 				c.W.Error(errNoMember)
@@ -140,7 +140,7 @@ func (e *Engine) find(src shard.Key, a *searchArgs) []shard.Hit {
 	q := geo.NewSearch(a.lon, a.lat, a.shape)
 	q.NeedDist = a.sort != sortNone || a.withDist || a.storeDist
 	if a.count > 0 && !a.any && a.sort == sortAsc && !a.shape.Box {
-		if res, exact := e.router.Nearest(src, q, int(a.count)); exact {
+		if res, exact := e.Router().Nearest(src, q, int(a.count)); exact {
 			return res.Hits
 		}
 	}
@@ -148,7 +148,7 @@ func (e *Engine) find(src shard.Key, a *searchArgs) []shard.Hit {
 	if a.any {
 		limit = int(a.count)
 	}
-	hits := e.router.Search(src, q, limit).Hits
+	hits := e.Router().Search(src, q, limit).Hits
 	n := len(hits)
 	if a.count > 0 && int64(n) > a.count {
 		n = int(a.count)
@@ -242,7 +242,7 @@ func parseSearchOptions(e *Engine, c *Client, a *searchArgs, src shard.Key, exis
 			a.fromMember = true
 			m := string(opts[i+1])
 			i++
-			score, ok := e.router.Score(src, m)
+			score, ok := e.Router().Score(src, m)
 			if !ok {
 				if exists() {
 					return errNoMember
@@ -336,7 +336,7 @@ func (e *Engine) store(c *Client, dst []byte, hits []shard.Hit, byDist bool, uni
 		if byDist {
 			score = h.Dist / unit
 		}
-		e.router.Add(k, h.Member, score, cluster.AddFlags{})
+		e.Router().Add(k, h.Member, score, cluster.AddFlags{})
 	}
 	c.W.Int(int64(len(hits)))
 }

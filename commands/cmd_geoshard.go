@@ -23,7 +23,7 @@ func geoshardTTL(e *Engine, c *Client, args [][]byte) {
 	k := c.key(args[2])
 	switch len(args) {
 	case 3:
-		c.W.Int(e.router.KeyTTL(k).Milliseconds())
+		c.W.Int(e.Router().KeyTTL(k).Milliseconds())
 		return
 	case 4:
 	default:
@@ -31,7 +31,7 @@ func geoshardTTL(e *Engine, c *Client, args [][]byte) {
 		return
 	}
 	if eq(args[3], "default") {
-		e.router.SetKeyTTL(k, -1)
+		e.Router().SetKeyTTL(k, -1)
 		c.W.OK()
 		return
 	}
@@ -40,7 +40,7 @@ func geoshardTTL(e *Engine, c *Client, args [][]byte) {
 		c.W.Error("ERR position TTL must be a number of seconds >= 0, or DEFAULT")
 		return
 	}
-	e.router.SetKeyTTL(k, time.Duration(secs*float64(time.Second)))
+	e.Router().SetKeyTTL(k, time.Duration(secs*float64(time.Second)))
 	c.W.OK()
 }
 

@@ -9,7 +9,7 @@ import (
 // DEFAULT hands it back.
 func TestGeoshardTTL(t *testing.T) {
 	s := newSession(t)
-	s.e.router.SetPositionTTL(30 * time.Second)
+	s.e.Router().SetPositionTTL(30 * time.Second)
 	s.run([]step{
 		{"GEOSHARD TTL drivers", ":30000\r\n"},
 		{"GEOSHARD TTL drivers 2.5", "+OK\r\n"},

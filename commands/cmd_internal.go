@@ -72,7 +72,7 @@ func clusterShards(e *Engine, c *Client, args [][]byte) {
 // self names this node as a client should reach it: the address it
 // advertises, and a 40-character id derived from the node id.
 func (e *Engine) self(c *Client) (host string, port int64, id string, ok bool) {
-	st, ok := e.router.ClusterStatus()
+	st, ok := e.Router().ClusterStatus()
 	if !ok {
 		return "", 0, "", false
 	}

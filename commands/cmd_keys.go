@@ -111,7 +111,7 @@ func renameGeneric(e *Engine, c *Client, args [][]byte, nx bool) {
 		d.strings[dst] = d.strings[src]
 		delete(d.strings, src)
 	case kindZset:
-		e.router.Rename(c.key(args[1]), c.key(args[2]))
+		e.Router().Rename(c.key(args[1]), c.key(args[2]))
 	}
 	delete(d.expires, src)
 	if hasTTL {
@@ -258,7 +258,7 @@ func (e *Engine) liveKeys(dbIndex int) []string {
 	for k := range d.strings {
 		add(k)
 	}
-	for _, k := range e.router.Keys(dbIndex) {
+	for _, k := range e.Router().Keys(dbIndex) {
 		add(k)
 	}
 	sort.Strings(out)
@@ -414,9 +414,9 @@ func flushGeneric(e *Engine, c *Client, args [][]byte, all bool) {
 		}
 	}
 	if all {
-		e.router.Flush(-1)
+		e.Router().Flush(-1)
 	} else {
-		e.router.Flush(c.db)
+		e.Router().Flush(c.db)
 	}
 	c.W.OK()
 }

@@ -29,7 +29,8 @@ func init() {
 		&command{name: "command|list", arity: -2, flags: introspect, handler: commandList},
 		&command{name: "info", arity: -1, flags: introspect, handler: info},
 		&command{name: "config|get", arity: -3, flags: admin, handler: configGet},
-		&command{name: "config|set", arity: -4, flags: admin, handler: configSet},
+		// Exclusive: a region map reload swaps the router under it.
+		&command{name: "config|set", arity: -4, flags: admin, handler: configSet, exclusive: true},
 		&command{name: "config|resetstat", arity: 2, flags: admin, handler: configResetStat},
 		&command{name: "config|rewrite", arity: 2, flags: admin, handler: configRewrite},
 		&command{name: "function|flush", arity: -2, flags: []string{"write", "noscript"}, handler: functionFlush},
@@ -702,7 +703,7 @@ func infoKeyspace(e *Engine, c *Client, b *infoBuilder) {
 // infoShards is geoshard's own section: the region map, and per shard and
 // per border the counters that tell an operator whether borders sit well.
 func infoShards(e *Engine, c *Client, b *infoBuilder) {
-	r := e.router
+	r := e.Router()
 	m := r.Regions()
 	st := r.Stats()
 	b.field("region_map_version", m.Version())

@@ -49,7 +49,7 @@ func TestInfo(t *testing.T) {
 	for k, v := range map[string]string{
 		"redis_version": "7.0.15", "geoshard_version": GeoshardVersion, "connected_clients": "1",
 		"db0": "keys=2,expires=1,avg_ttl=0", "cluster_enabled": "0", "role": "master",
-		"total_connections_received": "1", "total_error_replies": "1", "shards": strconv.Itoa(s.e.router.Regions().Len()),
+		"total_connections_received": "1", "total_error_replies": "1", "shards": strconv.Itoa(s.e.Router().Regions().Len()),
 	} {
 		if f[k] != v {
 			t.Errorf("INFO %s = %q, want %q", k, f[k], v)

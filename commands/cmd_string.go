@@ -110,7 +110,7 @@ func set(e *Engine, c *Client, args [][]byte) {
 	}
 	d := e.dbs[c.db]
 	if k == kindZset {
-		e.router.Drop(c.key(args[1]))
+		e.Router().Drop(c.key(args[1]))
 	}
 	d.strings[key] = append([]byte(nil), args[2]...)
 	if flags&setKeepTTL == 0 {

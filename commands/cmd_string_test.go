@@ -54,7 +54,7 @@ func TestSetDropsSortedSetFromRouter(t *testing.T) {
 	s := newSession(t)
 	s.line("ZADD z 1 a 2 b")
 	s.line("SET z v")
-	if n := s.e.router.Card(shard.Key{DB: 0, Name: "z"}); n != 0 {
+	if n := s.e.Router().Card(shard.Key{DB: 0, Name: "z"}); n != 0 {
 		t.Fatalf("router still holds %d members of a key SET replaced", n)
 	}
 	if got := s.do("SET", "bin", "a\x00\r\nb"); got != "+OK\r\n" {

@@ -140,7 +140,7 @@ func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f cluster.AddFl
 		// read here is still current when it is written back.
 		member := string(pairs[1])
 		score := scores[0]
-		cur, exists := e.router.Score(k, member)
+		cur, exists := e.Router().Score(k, member)
 		switch {
 		case f.NX && exists, f.XX && !exists:
 			c.W.Null()
@@ -156,7 +156,7 @@ func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f cluster.AddFl
 				return
 			}
 		}
-		e.router.Add(k, member, score, cluster.AddFlags{}) // the router stores -0 as Redis would
+		e.Router().Add(k, member, score, cluster.AddFlags{}) // the router stores -0 as Redis would
 		writeScore(c, score)
 		return
 	}
@@ -170,17 +170,17 @@ func zrem(e *Engine, c *Client, args [][]byte) {
 		return
 	}
 	k := c.key(args[1])
-	if e.router.Card(k) == 0 {
+	if e.Router().Card(k) == 0 {
 		c.W.Int(0)
 		return
 	}
 	n := 0
 	for _, m := range args[2:] {
-		if e.router.Remove(k, string(m)) {
+		if e.Router().Remove(k, string(m)) {
 			n++
 		}
 	}
-	if e.router.Card(k) == 0 {
+	if e.Router().Card(k) == 0 {
 		// The last member took the key with it: its TTL goes too.
 		e.deleteKey(c.db, string(args[1]))
 	}
@@ -193,7 +193,7 @@ func zscore(e *Engine, c *Client, args [][]byte) {
 		c.W.Error(errWrongType)
 		return
 	}
-	score, ok := e.router.Score(c.key(args[1]), string(args[2]))
+	score, ok := e.Router().Score(c.key(args[1]), string(args[2]))
 	if !ok {
 		c.W.Null()
 		return
@@ -210,7 +210,7 @@ func zmscore(e *Engine, c *Client, args [][]byte) {
 	k := c.key(args[1])
 	c.W.Array(len(args) - 2)
 	for _, m := range args[2:] {
-		if score, ok := e.router.Score(k, string(m)); ok {
+		if score, ok := e.Router().Score(k, string(m)); ok {
 			writeScore(c, score)
 		} else {
 			c.W.Null()
@@ -224,7 +224,7 @@ func zcard(e *Engine, c *Client, args [][]byte) {
 		c.W.Error(errWrongType)
 		return
 	}
-	c.W.Int(int64(e.router.Card(c.key(args[1]))))
+	c.W.Int(int64(e.Router().Card(c.key(args[1]))))
 }
 
 // zcount: ZCOUNT key min max
@@ -238,7 +238,7 @@ func zcount(e *Engine, c *Client, args [][]byte) {
 		c.W.Error(errWrongType)
 		return
 	}
-	c.W.Int(int64(len(e.router.Range(c.key(args[1]), lo, hi, false, 0, -1))))
+	c.W.Int(int64(len(e.Router().Range(c.key(args[1]), lo, hi, false, 0, -1))))
 }
 
 // zrank: Z[REV]RANK key member
@@ -247,7 +247,7 @@ func zrank(e *Engine, c *Client, args [][]byte, rev bool) {
 		c.W.Error(errWrongType)
 		return
 	}
-	rank, ok := e.router.Rank(c.key(args[1]), string(args[2]), rev)
+	rank, ok := e.Router().Rank(c.key(args[1]), string(args[2]), rev)
 	if !ok {
 		c.W.Null()
 		return
@@ -359,7 +359,7 @@ func zrangeGeneric(e *Engine, c *Client, args [][]byte, kind rangeKind, dir rang
 	var got []cluster.Member
 	switch kind {
 	case rangeRank:
-		n := int64(e.router.Card(k))
+		n := int64(e.Router().Card(k))
 		if start < 0 {
 			start += n
 		}
@@ -371,14 +371,14 @@ func zrangeGeneric(e *Engine, c *Client, args [][]byte, kind rangeKind, dir rang
 			break
 		}
 		end = min(end, n-1)
-		got = e.router.Range(k, cluster.Bound{Score: math.Inf(-1)}, cluster.Bound{Score: math.Inf(1)}, rev, int(start), int(end-start+1))
+		got = e.Router().Range(k, cluster.Bound{Score: math.Inf(-1)}, cluster.Bound{Score: math.Inf(1)}, rev, int(start), int(end-start+1))
 	case rangeScore:
 		if offset < 0 {
 			break // Redis skips "offset" members one by one: all of them
 		}
-		got = e.router.Range(k, lo, hi, rev, clampInt(offset), clampInt(limit))
+		got = e.Router().Range(k, lo, hi, rev, clampInt(offset), clampInt(limit))
 	case rangeLex:
-		all := e.router.Range(k, cluster.Bound{Score: math.Inf(-1)}, cluster.Bound{Score: math.Inf(1)}, false, 0, -1)
+		all := e.Router().Range(k, cluster.Bound{Score: math.Inf(-1)}, cluster.Bound{Score: math.Inf(1)}, false, 0, -1)
 		got = lex.walk(all, rev, offset, limit)
 	}
 	writeMembers(c, got, withScores)

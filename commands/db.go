@@ -46,7 +46,7 @@ func (e *Engine) kindOf(c *Client, key []byte) kind {
 	if _, ok := d.strings[string(key)]; ok {
 		return kindString
 	}
-	if e.router.Card(c.key(key)) > 0 {
+	if e.Router().Card(c.key(key)) > 0 {
 		return kindZset
 	}
 	return none
@@ -85,7 +85,7 @@ func (e *Engine) staleTTL(dbIndex int, key string) bool {
 	if _, ok := d.strings[key]; ok {
 		return false
 	}
-	return e.router.Card(shard.Key{DB: dbIndex, Name: key}) == 0
+	return e.Router().Card(shard.Key{DB: dbIndex, Name: key}) == 0
 }
 
 // expireKeys deletes the command's keys whose TTL has run out. The caller
@@ -114,7 +114,7 @@ func (e *Engine) deleteKey(dbIndex int, key string) bool {
 		delete(d.strings, key)
 		return true
 	}
-	return e.router.Drop(shard.Key{DB: dbIndex, Name: key})
+	return e.Router().Drop(shard.Key{DB: dbIndex, Name: key})
 }
 
 // ExpireCycle deletes keys whose TTL has run out, and forgets TTLs of keys
@@ -130,7 +130,7 @@ func (e *Engine) ExpireCycle() {
 				e.deleteKey(i, k)
 				continue
 			}
-			if _, ok := d.strings[k]; !ok && e.router.Card(shard.Key{DB: i, Name: k}) == 0 {
+			if _, ok := d.strings[k]; !ok && e.Router().Card(shard.Key{DB: i, Name: k}) == 0 {
 				delete(d.expires, k)
 			}
 		}

@@ -21,7 +21,9 @@ const Databases = 16
 
 // Engine executes commands for every client of a server.
 type Engine struct {
-	router *cluster.Router
+	// router is swapped whole when the region map is reloaded
+	// (SwapRouter), with the keyspace held alone.
+	router atomic.Pointer[cluster.Router]
 	config *Config
 	start  time.Time
 
@@ -39,7 +41,8 @@ type Engine struct {
 
 // New returns an engine on top of a router.
 func New(r *cluster.Router, cfg *Config) *Engine {
-	e := &Engine{router: r, config: cfg, start: time.Now()}
+	e := &Engine{config: cfg, start: time.Now()}
+	e.router.Store(r)
 	for i := range e.dbs {
 		e.dbs[i] = newDB()
 	}
@@ -48,7 +51,19 @@ func New(r *cluster.Router, cfg *Config) *Engine {
 }
 
 // Router returns the router the engine runs on.
-func (e *Engine) Router() *cluster.Router { return e.router }
+func (e *Engine) Router() *cluster.Router { return e.router.Load() }
+
+// SwapRouter replaces the router with the one build makes from it: how a
+// new region map takes over. The caller holds the keyspace alone (CONFIG
+// SET is exclusive), so no command runs on either router meanwhile.
+func (e *Engine) SwapRouter(build func(old *cluster.Router) (*cluster.Router, error)) error {
+	r, err := build(e.router.Load())
+	if err != nil {
+		return err
+	}
+	e.router.Store(r)
+	return nil
+}
 
 type counters struct {
 	commands    atomic.Int64

@@ -165,14 +165,14 @@ func (e *Engine) copyView() *view {
 			// Copied: string commands may change a value in place.
 			dv.strings = append(dv.strings, stringView{k, append([]byte(nil), val...), at})
 		}
-		for _, k := range e.router.Keys(i) {
+		for _, k := range e.Router().Keys(i) {
 			at := d.expires[k]
 			if at != 0 && at <= now {
 				continue
 			}
 			sk := shard.Key{DB: i, Name: k}
-			z := zsetView{key: k, expire: at, members: make([]memberView, 0, e.router.Card(sk))}
-			e.router.Each(sk, func(m string, score float64, stamp int64) bool {
+			z := zsetView{key: k, expire: at, members: make([]memberView, 0, e.Router().Card(sk))}
+			e.Router().Each(sk, func(m string, score float64, stamp int64) bool {
 				z.members = append(z.members, memberView{m, score, stamp})
 				return true
 			})
@@ -180,7 +180,7 @@ func (e *Engine) copyView() *view {
 				dv.zsets = append(dv.zsets, z)
 			}
 		}
-		dv.posTTLs = e.router.KeyTTLs(i)
+		dv.posTTLs = e.Router().KeyTTLs(i)
 	}
 	return v
 }
@@ -371,7 +371,7 @@ func (e *Engine) load(r *snapshot.Reader, st *LoadStats) error {
 		wg.Go(func() {
 			for batch := range work {
 				for _, it := range batch {
-					e.router.Restore(it.key, it.m.name, it.m.score, it.m.stamp)
+					e.Router().Restore(it.key, it.m.name, it.m.score, it.m.stamp)
 				}
 			}
 		})
@@ -444,7 +444,7 @@ func (e *Engine) decode(r *snapshot.Reader, st *LoadStats, member func(shard.Key
 				st.Members++
 			}
 		case snapshot.KindPosTTL:
-			e.router.SetKeyTTL(shard.Key{DB: dbIndex, Name: rec.Key}, rec.TTL)
+			e.Router().SetKeyTTL(shard.Key{DB: dbIndex, Name: rec.Key}, rec.TTL)
 		}
 	}
 }
@@ -455,11 +455,11 @@ func (e *Engine) flushLocked() {
 	for i, d := range e.dbs {
 		clear(d.strings)
 		clear(d.expires)
-		for k := range e.router.KeyTTLs(i) {
-			e.router.SetKeyTTL(shard.Key{DB: i, Name: k}, -1)
+		for k := range e.Router().KeyTTLs(i) {
+			e.Router().SetKeyTTL(shard.Key{DB: i, Name: k}, -1)
 		}
 	}
-	e.router.Flush(-1)
+	e.Router().Flush(-1)
 }
 
 // infoRDB writes INFO's snapshot fields, as Redis names them.

@@ -26,7 +26,7 @@ func BenchmarkSnapshot1M(b *testing.B) {
 	k := shard.Key{Name: "drivers"}
 	for i := range n {
 		score := geo.Encode(rng.Float64()*360-180, rng.Float64()*170-85)
-		s.e.router.Add(k, "driver:"+strconv.Itoa(i), score, cluster.AddFlags{})
+		s.e.Router().Add(k, "driver:"+strconv.Itoa(i), score, cluster.AddFlags{})
 	}
 	path := s.e.SnapshotPath()
 	for b.Loop() {

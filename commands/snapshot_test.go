@@ -43,7 +43,7 @@ func fill(s *session) {
 	}
 	s.do("ZADD", "big", "-0", "negzero")
 	s.expireNow("gone")
-	s.e.router.SetKeyTTL(shard.Key{DB: 3, Name: "fleet"}, 90*time.Second)
+	s.e.Router().SetKeyTTL(shard.Key{DB: 3, Name: "fleet"}, 90*time.Second)
 }
 
 // reads are the replies a restart must keep, byte for byte.
@@ -109,7 +109,7 @@ func TestSaveLoad(t *testing.T) {
 					t.Errorf("%s after load:\n got %q\nwant %q", reads[i], got[i], want[i])
 				}
 			}
-			if d := back.e.router.KeyTTL(shard.Key{DB: 3, Name: "fleet"}); d != 90*time.Second {
+			if d := back.e.Router().KeyTTL(shard.Key{DB: 3, Name: "fleet"}); d != 90*time.Second {
 				t.Errorf("position TTL of fleet: %v", d)
 			}
 		})

@@ -36,7 +36,13 @@ var dataMarker = []byte("/*INITIAL_DATA*/null")
 // /map/map.js and the live figures at /map/data.json. Mount it for both
 // "/map" and "/map/".
 func Handler(r *cluster.Router) http.Handler {
-	h := &handler{r: r}
+	return Live(func() *cluster.Router { return r })
+}
+
+// Live is Handler for a server whose router can be replaced (a region map
+// reloaded): every request draws the router router returns then.
+func Live(router func() *cluster.Router) http.Handler {
+	h := &handler{router: router}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /map", h.page)
 	mux.HandleFunc("GET /map/{$}", h.page)
@@ -49,7 +55,7 @@ func Handler(r *cluster.Router) http.Handler {
 }
 
 type handler struct {
-	r *cluster.Router
+	router func() *cluster.Router
 
 	// Border lines depend only on the map, which is immutable; they are
 	// worked out once per map.
@@ -129,9 +135,10 @@ type BorderView struct {
 }
 
 func (h *handler) snapshot() *Snapshot {
-	m := h.r.Regions()
-	st := h.r.Stats()
-	members := h.r.ShardMembers()
+	r := h.router()
+	m := r.Regions()
+	st := r.Stats()
+	members := r.ShardMembers()
 	s := &Snapshot{Version: m.Version(), Margin: m.Margin(), TimeMs: time.Now().UnixMilli(), Degraded: st.Degraded.Load()}
 	if b, ok := plan.MapBounds(m); ok {
 		s.View = [4]float64{b.MinLon, b.MinLat, b.MaxLon, b.MaxLat}

@@ -87,7 +87,7 @@ func (s *Server) joinCluster() (leave func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("advertise %q: %w", adv, err)
 	}
-	n, err := cluster.StartNode(s.router, cluster.NodeConfig{
+	n, err := cluster.StartNode(s.Router(), cluster.NodeConfig{
 		Endpoints: c.Etcd, Cluster: c.Name, ID: c.NodeID, Advertise: adv,
 		Bus:      net.JoinHostPort(host, strconv.Itoa(c.BusPort)),
 		Password: c.Password, LeaseTTL: c.LeaseTTL, Rebalance: c.Rebalance, Logger: s.log,

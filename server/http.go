@@ -17,7 +17,7 @@ func (s *Server) httpHandler() http.Handler {
 	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{
 		ErrorLog: promLogger{s},
 	}))
-	mv := mapview.Handler(s.router)
+	mv := mapview.Live(s.Router)
 	mux.Handle("/map", mv)
 	mux.Handle("/map/", mv)
 	if s.opts.Pprof {

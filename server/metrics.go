@@ -107,7 +107,7 @@ func (serverCollector) Describe(chan<- *prometheus.Desc) {}
 // Collect implements prometheus.Collector.
 func (sc serverCollector) Collect(ch chan<- prometheus.Metric) {
 	s := sc.s
-	r := s.router
+	r := s.Router()
 	m := r.Regions()
 	st := r.Stats()
 	counter := func(d *prometheus.Desc, v int64, labels ...string) {

@@ -27,13 +27,13 @@ const shutdownGrace = 500 * time.Millisecond
 type Server struct {
 	opts    Options
 	log     *slog.Logger
-	router  *cluster.Router
 	engine  *commands.Engine
 	cfg     *commands.Config
 	metrics *metrics
 	tls     *tls.Config // nil without tls-port
 
 	maxBulkLen  atomic.Int64
+	regionsFile atomic.Pointer[string] // the region map in use; "" for the embedded one
 	maxClients  atomic.Int64
 	timeout     atomic.Int64 // ns
 	protected   atomic.Bool
@@ -70,7 +70,8 @@ func New(o Options, log *slog.Logger) (*Server, error) {
 		FanoutTimeout: o.FanoutTimeout,
 		Logger:        log,
 	})
-	s := &Server{opts: o, log: log, router: r, conns: make(map[net.Conn]struct{})}
+	s := &Server{opts: o, log: log, conns: make(map[net.Conn]struct{})}
+	s.regionsFile.Store(&o.Regions)
 	s.maxBulkLen.Store(o.ProtoMaxBulkLen)
 	s.maxClients.Store(int64(o.MaxClients))
 	s.timeout.Store(int64(o.Timeout))
@@ -99,8 +100,8 @@ func New(o Options, log *slog.Logger) (*Server, error) {
 	return s, nil
 }
 
-// Router returns the server's router.
-func (s *Server) Router() *cluster.Router { return s.router }
+// Router returns the server's router (a new one after a region map reload).
+func (s *Server) Router() *cluster.Router { return s.engine.Router() }
 
 // Listen opens the listening sockets: the Redis port (and the TLS port)
 // on every bind address, and the metrics port on the first.
@@ -163,7 +164,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.mu.Unlock()
 	bg, stopBG := context.WithCancel(context.Background())
 	defer stopBG()
-	go s.router.Run(bg, time.Second)
+	go s.reclaimLoop(bg)
 	go s.expireLoop(bg)
 	go s.saveSchedule(bg)
 	errc := make(chan error, len(s.listeners)+1)
@@ -181,7 +182,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		go func() { errc <- s.accept(ln) }()
 	}
 	s.log.Info("ready to accept connections", "addr", s.Addr().String(),
-		"shards", s.router.Regions().Len(), "regions", s.router.Regions().Version())
+		"shards", s.Router().Regions().Len(), "regions", s.Router().Regions().Version())
 	var err error
 	select {
 	case <-ctx.Done():

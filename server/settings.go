@@ -27,23 +27,24 @@ func (s *Server) config() *commands.Config {
 		c.Add(&commands.Setting{Name: name, Get: get, Set: set})
 	}
 	live("position-ttl",
-		func() string { return seconds(s.router.PositionTTL()) },
+		func() string { return seconds(s.Router().PositionTTL()) },
 		func(v string) error {
 			d, err := parseSeconds(v)
 			if err == nil {
-				s.router.SetPositionTTL(d)
+				s.Router().SetPositionTTL(d)
 			}
 			return err
 		})
 	live("fanout-timeout",
-		func() string { return strconv.FormatInt(s.router.FanoutTimeout().Milliseconds(), 10) },
+		func() string { return strconv.FormatInt(s.Router().FanoutTimeout().Milliseconds(), 10) },
 		func(v string) error {
 			ms, err := parseInt(v, 1, 60000)
 			if err == nil {
-				s.router.SetFanoutTimeout(time.Duration(ms) * time.Millisecond)
+				s.Router().SetFanoutTimeout(time.Duration(ms) * time.Millisecond)
 			}
 			return err
 		})
+	live("regions", s.regionsPath, s.reloadRegions)
 	live("proto-max-bulk-len",
 		func() string { return strconv.FormatInt(s.maxBulkLen.Load(), 10) },
 		func(v string) error {
