@@ -134,3 +134,16 @@ func BenchmarkUpdateInsideShard(b *testing.B) {
 	_, whole := borderMaps()
 	benchmarkMoves(b, whole, 0.015)
 }
+
+// BenchmarkRebuilt is a region map reload at 1M drivers: how long CONFIG
+// SET regions holds every command back.
+func BenchmarkRebuilt(b *testing.B) {
+	r, _ := metro(b, shard.DefaultMap(), 1_000_000)
+	split, _ := borderMaps()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := r.Rebuilt(split); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
