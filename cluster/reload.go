@@ -11,9 +11,9 @@ import (
 // member of this one, each in its new shard with its score and write
 // timestamp, and the same settings and per-key position TTLs; counters
 // start again, since they describe the old shards. The caller keeps every
-// command out while it runs (several seconds per million
-// members, measured by BenchmarkRebuilt). In cluster mode the map comes from etcd and cannot be
-// swapped under one node.
+// command out while it runs: seconds per million members
+// (BenchmarkRebuilt). In cluster mode the map comes from etcd and cannot
+// be swapped under one node.
 func (r *Router) Rebuilt(m *shard.Map) (*Router, error) {
 	if r.cl != nil {
 		return nil, errors.New("cluster mode: the region map is the cluster's, not one node's")
