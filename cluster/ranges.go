@@ -58,46 +58,17 @@ func (r *Router) Range(k shard.Key, min, max Bound, rev bool, offset, count int)
 // some shard had more to give and dedupe left fewer than want.
 func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want int) (out []Member, short bool) {
 	cut := r.minStamp(g, now())
-	var all []shard.Entry
-	truncated := false
 	if r.cl != nil {
 		// Only whole copies from every node, the newest of each member:
 		// the owner table here is a cache and cannot pick the current one.
-		all, truncated = r.scanCluster(k, min, max, rev, cut, want)
+		all, truncated := r.scanCluster(k, min, max, rev, cut, want)
 		return sortMembers(all, rev), truncated && len(all) < want
 	}
-	for _, s := range r.shards {
-		n := 0
-		visit := func(e shard.Entry) bool {
-			if n == want {
-				truncated = true
-				return false
-			}
-			if rev {
-				if !min.below(e.Score) {
-					return false
-				}
-				if !max.above(e.Score) {
-					return true
-				}
-			} else {
-				if !max.above(e.Score) {
-					return false
-				}
-				if !min.below(e.Score) {
-					return true
-				}
-			}
-			all = append(all, e)
-			n++
-			return true
-		}
-		if rev {
-			s.Descend(k, max.Score, cut, visit)
-		} else {
-			s.Ascend(k, min.Score, cut, visit)
-		}
+	ids := make([]shard.ID, len(r.shards))
+	for i := range ids {
+		ids[i] = shard.ID(i)
 	}
+	all, truncated := r.scanLocal(ids, k, min, max, rev, cut, want)
 	all = r.current(g, all)
 	out = sortMembers(all, rev)
 	return out, truncated && len(out) < want
