@@ -1,9 +1,6 @@
 package cluster
 
 import (
-	"context"
-	"time"
-
 	"geoshard/shard"
 )
 
@@ -69,20 +66,6 @@ func (r *Router) forgetEmpty() {
 		}
 		for i := range g.stripes {
 			g.stripes[i].mu.Unlock()
-		}
-	}
-}
-
-// Run reclaims expired positions every interval until ctx ends.
-func (r *Router) Run(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			r.Reclaim()
 		}
 	}
 }
