@@ -16,8 +16,16 @@ type session struct {
 
 func newSession(t testing.TB) *session {
 	t.Helper()
-	e := New(cluster.New(cluster.Config{}), NewConfig())
+	e := testEngine(t)
 	return &session{t: t, e: e, c: e.NewClient("127.0.0.1:50000", "127.0.0.1:6379")}
+}
+
+// testEngine is an engine whose SAVE writes into the test's own directory.
+func testEngine(t testing.TB) *Engine {
+	cfg := NewConfig()
+	dir := t.TempDir()
+	cfg.Add(&Setting{Name: "dir", Get: func() string { return dir }})
+	return New(cluster.New(cluster.Config{}), cfg)
 }
 
 // another opens a second connection to the same engine.

@@ -3,8 +3,6 @@ package commands
 import (
 	"bytes"
 	"testing"
-
-	"geoshard/cluster"
 )
 
 // FuzzExec runs arbitrary argument lists through the engine: whatever the
@@ -25,7 +23,7 @@ func FuzzExec(f *testing.F) {
 	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
-	e := New(cluster.New(cluster.Config{}), NewConfig())
+	e := testEngine(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
 		args := bytes.Fields(in)
 		if len(args) == 0 || len(args) > 64 {

@@ -99,7 +99,8 @@ func startGeoshardBuild(t testing.TB, race bool, name string, directives ...stri
 	t.Helper()
 	bin := geoshardBinary(t, race)
 	return startServer(t, name, bin, func(port int) []string {
-		return append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1"}, directives...)
+		// Snapshots go to a directory of the test's own unless it names one.
+		return append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--dir", t.TempDir()}, directives...)
 	})
 }
 
