@@ -83,3 +83,22 @@ func replyLen(b []byte) (int, string) {
 	}
 	return 0, "unknown type " + string(b[0])
 }
+
+// A handler that panics answers an error and leaves the engine usable,
+// its keyspace lock released.
+func TestPanicIsContained(t *testing.T) {
+	e := testEngine(t)
+	register(&command{name: "test-panic", arity: 1, exclusive: true, handler: func(*Engine, *Client, [][]byte) { panic("boom") }})
+	defer delete(table, "test-panic")
+	c := e.NewClient("127.0.0.1:1", "127.0.0.1:6379")
+	e.Exec(c, [][]byte{[]byte("test-panic")})
+	if got := string(c.W.Buf); got != "-ERR internal error in 'test-panic'\r\n" {
+		t.Fatalf("panic answered %q", got)
+	}
+	c.W.Buf = c.W.Buf[:0]
+	e.Exec(c, [][]byte{[]byte("geosearch"), []byte("k"), []byte("fromlonlat"), []byte("15"), []byte("37"),
+		[]byte("byradius"), []byte("200"), []byte("km"), []byte("count"), []byte("9223372036854775807")})
+	if got := string(c.W.Buf); got != "*0\r\n" {
+		t.Fatalf("the engine is not usable after a panic: %q", got)
+	}
+}
