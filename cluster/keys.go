@@ -34,22 +34,7 @@ func (r *Router) Rename(from, to shard.Key) {
 		r.renameCluster(from, to)
 		return
 	}
-	r.mu.Lock()
-	g := r.keys[from]
-	delete(r.keys, from)
-	delete(r.keys, to)
-	if g != nil {
-		r.keys[to] = g
-		d, ok := r.keyTTL[to]
-		if !ok {
-			d = -1
-		}
-		g.ttl.Store(int64(d))
-	}
-	r.mu.Unlock()
-	for _, s := range r.shards {
-		s.Rename(from, to)
-	}
+	r.RenameLocal(from, to)
 }
 
 // Keys lists the names of the database's keys that have members.
