@@ -9,6 +9,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -23,6 +24,7 @@ func main() {
 		os.Exit(2)
 	}
 	log := server.NewLogger(os.Stderr, opts)
+	slog.SetDefault(log) // what packages without a logger of their own report goes the same way
 	srv, err := server.New(opts, log)
 	if err == nil {
 		err = srv.Listen()
