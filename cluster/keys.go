@@ -15,12 +15,7 @@ func (r *Router) Drop(k shard.Key) bool {
 		return r.dropCluster(k)
 	}
 	existed := r.Card(k) > 0
-	r.mu.Lock()
-	delete(r.keys, k)
-	r.mu.Unlock()
-	for _, s := range r.shards {
-		s.Drop(k)
-	}
+	r.DropLocal(k)
 	return existed
 }
 
@@ -65,15 +60,5 @@ func (r *Router) Flush(db int) {
 		r.flushCluster(db)
 		return
 	}
-	r.mu.RLock()
-	var ks []shard.Key
-	for k := range r.keys {
-		if db < 0 || k.DB == db {
-			ks = append(ks, k)
-		}
-	}
-	r.mu.RUnlock()
-	for _, k := range ks {
-		r.Drop(k)
-	}
+	r.FlushLocal(db)
 }

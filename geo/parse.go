@@ -173,19 +173,7 @@ func parseDecimalSlow(b []byte) (float64, bool) {
 	case exp < -400:
 		return 0, false // total underflow
 	}
-	s := make([]byte, 0, len(sig)+16)
-	if neg {
-		s = append(s, '-')
-	}
-	s = append(s, "0."...)
-	s = append(s, sig...)
-	s = append(s, 'e')
-	s = strconv.AppendInt(s, exp, 10)
-	v, err := strconv.ParseFloat(string(s), 64)
-	if err != nil || v == 0 {
-		return 0, false
-	}
-	return v, true
+	return parseNormal(neg, "0.", sig, 'e', exp)
 }
 
 func hexVal(c byte) int {
@@ -278,14 +266,21 @@ func parseHex(b []byte, i int, neg bool) (float64, bool) {
 	if sticky {
 		sig = append(sig, '1')
 	}
+	return parseNormal(neg, "0x0.", sig, 'p', exp2)
+}
+
+// parseNormal hands strconv a number already stripped of everything it
+// and strtod disagree on: sign, prefix, digits, exponent mark, exponent.
+// A result of 0 is a total underflow, which strtod rejects.
+func parseNormal(neg bool, prefix string, sig []byte, mark byte, exp int64) (float64, bool) {
 	s := make([]byte, 0, len(sig)+16)
 	if neg {
 		s = append(s, '-')
 	}
-	s = append(s, "0x0."...)
+	s = append(s, prefix...)
 	s = append(s, sig...)
-	s = append(s, 'p')
-	s = strconv.AppendInt(s, exp2, 10)
+	s = append(s, mark)
+	s = strconv.AppendInt(s, exp, 10)
 	v, err := strconv.ParseFloat(string(s), 64)
 	if err != nil || v == 0 {
 		return 0, false

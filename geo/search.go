@@ -89,33 +89,21 @@ func estimateSteps(rangeMeters, lat float64) uint {
 
 // The neighbour moves of geohash.c: one axis' bits change (with carry
 // through that axis only, wrapping modulo 2^step), the other axis' bits
-// are kept unmasked.
-func moveX(bits uint64, step uint, d int) uint64 {
-	x := bits & 0xaaaaaaaaaaaaaaaa
-	y := bits & 0x5555555555555555
-	zz := uint64(0x5555555555555555) >> (64 - step*2)
-	if d > 0 {
-		x = x + (zz + 1)
-	} else {
-		x = x | zz
-		x = x - (zz + 1)
-	}
-	x &= 0xaaaaaaaaaaaaaaaa >> (64 - step*2)
-	return x | y
-}
+// are kept unmasked. Longitude bits are the odd positions, latitude the
+// even ones.
+func moveX(bits uint64, step uint, d int) uint64 { return move(bits, step, d, 0xaaaaaaaaaaaaaaaa) }
 
-func moveY(bits uint64, step uint, d int) uint64 {
-	x := bits & 0xaaaaaaaaaaaaaaaa
-	y := bits & 0x5555555555555555
-	zz := uint64(0xaaaaaaaaaaaaaaaa) >> (64 - step*2)
+func moveY(bits uint64, step uint, d int) uint64 { return move(bits, step, d, 0x5555555555555555) }
+
+func move(bits uint64, step uint, d int, axis uint64) uint64 {
+	a, other := bits&axis, bits&^axis
+	fill := ^axis >> (64 - step*2) // the other axis' positions below 2*step
 	if d > 0 {
-		y = y + (zz + 1)
+		a += fill + 1
 	} else {
-		y = y | zz
-		y = y - (zz + 1)
+		a = (a | fill) - (fill + 1)
 	}
-	y &= 0x5555555555555555 >> (64 - step*2)
-	return x | y
+	return a&(axis>>(64-step*2)) | other
 }
 
 // Neighbour order of membersOfAllNeighbors after the centre.

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -41,19 +40,4 @@ func (s *Server) reloadRegions(path string) error {
 	s.log.Info("region map reloaded", "file", path, "version", m.Version(), "shards", m.Len(),
 		"members", members, "took", time.Since(start).Round(time.Millisecond))
 	return nil
-}
-
-// reclaimLoop clears expired positions every second, on whatever router
-// is in force.
-func (s *Server) reclaimLoop(ctx context.Context) {
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			s.Router().Reclaim()
-		}
-	}
 }

@@ -164,9 +164,13 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.mu.Unlock()
 	bg, stopBG := context.WithCancel(context.Background())
 	defer stopBG()
-	go s.reclaimLoop(bg)
-	go s.expireLoop(bg)
-	go s.saveSchedule(bg)
+	// Background work, each on whatever router is in force: expired
+	// positions (every second), expired keys (ten times a second, as
+	// Redis's active expiry) and the save schedule (BGSAVE when a point of
+	// it is reached; a failed save is retried only after 5 s, as Redis does).
+	go every(bg, time.Second, func() { s.Router().Reclaim() })
+	go every(bg, 100*time.Millisecond, s.engine.ExpireCycle)
+	go every(bg, 100*time.Millisecond, s.maybeSave)
 	errc := make(chan error, len(s.listeners)+1)
 	var web *http.Server
 	if s.httpLn != nil {
@@ -215,19 +219,6 @@ func (s *Server) requestShutdown(mode commands.ShutdownMode) error {
 	s.log.Warn("user requested shutdown")
 	stop()
 	return nil
-}
-
-func (s *Server) expireLoop(ctx context.Context) {
-	t := time.NewTicker(100 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			s.engine.ExpireCycle()
-		}
-	}
 }
 
 func (s *Server) accept(ln net.Listener) error {
@@ -299,4 +290,18 @@ func (s *Server) shutdown() {
 	s.mu.Unlock()
 	s.wg.Wait()
 	s.log.Info("server stopped")
+}
+
+// every runs fn at each tick of interval until ctx ends.
+func every(ctx context.Context, interval time.Duration, fn func()) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			fn()
+		}
+	}
 }

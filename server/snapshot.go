@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -224,21 +223,6 @@ func (s *Server) loadSnapshot() error {
 	}
 	s.log.Error("snapshot unreadable, starting empty (snapshot-corrupt ignore)", "err", err, "moved_to", aside)
 	return nil
-}
-
-// saveSchedule runs BGSAVE when a point of the save schedule is reached,
-// retrying a failed save only after 5 s, as Redis does.
-func (s *Server) saveSchedule(ctx context.Context) {
-	t := time.NewTicker(100 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			s.maybeSave()
-		}
-	}
 }
 
 func (s *Server) maybeSave() {
