@@ -22,7 +22,7 @@ type Client struct {
 	libVer        string
 	addr, laddr   string
 	created       time.Time
-	lastCmd       atomic.Value // string
+	lastCmd       atomic.Pointer[command] // nil until the first known command
 	authenticated bool
 	multi         *[]queued // commands queued since MULTI; nil outside one
 	multiFailed   bool      // a queued command was rejected: EXEC aborts
@@ -37,7 +37,6 @@ func (e *Engine) NewClient(addr, laddr string) *Client {
 		laddr:   laddr,
 		created: time.Now(),
 	}
-	c.lastCmd.Store("NULL")
 	// As in Redis, a connection opened while no password is set stays
 	// authenticated if one is set later.
 	c.authenticated = e.config.RequirePass() == ""

@@ -302,7 +302,10 @@ func (e *Engine) clientLine(dst []byte, cl *Client, now time.Time) []byte {
 		flags = "x"
 	}
 	cl.info.Unlock()
-	cmd, _ := cl.lastCmd.Load().(string)
+	cmd := "NULL"
+	if last := cl.lastCmd.Load(); last != nil {
+		cmd = last.fullName()
+	}
 	var b strings.Builder
 	b.WriteString("id=" + strconv.FormatInt(cl.id, 10))
 	b.WriteString(" addr=" + cl.addr)

@@ -152,7 +152,7 @@ func expireGeneric(e *Engine, c *Client, args [][]byte, abs bool, unit int64) {
 		c.W.Error(errNotInt)
 		return
 	}
-	badTime := "ERR invalid expire time in '" + string(lower(args[0])) + "' command"
+	badTime := "ERR invalid expire time in '" + string(lower(nil, args[0])) + "' command"
 	if unit > 1 {
 		if when > math.MaxInt64/unit || when < math.MinInt64/unit {
 			c.W.Error(badTime)
@@ -194,18 +194,6 @@ func expireGeneric(e *Engine, c *Client, args [][]byte, abs bool, unit int64) {
 		d.expires[key] = when
 	}
 	c.W.Int(1)
-}
-
-// lower returns a command name as Redis prints it in errors.
-func lower(b []byte) []byte {
-	out := make([]byte, len(b))
-	for i, ch := range b {
-		if 'A' <= ch && ch <= 'Z' {
-			ch += 'a' - 'A'
-		}
-		out[i] = ch
-	}
-	return out
 }
 
 // ttlGeneric runs TTL, PTTL, EXPIRETIME and PEXPIRETIME: -2 for no key,

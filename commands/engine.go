@@ -86,17 +86,19 @@ func (e *Engine) stat(name string) *commandStat {
 
 // Exec runs one command for the client and queues its reply in c.W.
 func (e *Engine) Exec(c *Client, args [][]byte) {
-	name := strings.ToLower(string(args[0]))
-	cmd := table[name]
+	// Names are lowered into a stack buffer: looking a map up by
+	// string(bytes) costs no allocation, and this runs for every command.
+	var buf [32]byte
+	cmd := table[string(lower(buf[:0], args[0]))]
 	if cmd != nil && cmd.subcommands != nil && len(args) > 1 {
-		if sub := cmd.subcommands[strings.ToLower(string(args[1]))]; sub != nil {
+		if sub := cmd.subcommands[string(lower(buf[:0], args[1]))]; sub != nil {
 			cmd = sub
 		}
 	}
 	if cmd != nil {
-		c.lastCmd.Store(cmd.fullName()) // as Redis's lastcmd: set once the command is known
+		c.lastCmd.Store(cmd) // as Redis's lastcmd: set once the command is known
 	}
-	if c.multi != nil && !isMultiControl(name) {
+	if c.multi != nil && (cmd == nil || !isMultiControl(cmd.name)) {
 		e.queue(c, cmd, args)
 		return
 	}
@@ -215,3 +217,14 @@ func truncate(s string, n int) string {
 
 // key names a key of the client's database for the router.
 func (c *Client) key(name []byte) shard.Key { return shard.Key{DB: c.db, Name: string(name)} }
+
+// lower appends b in lower case (ASCII) to dst.
+func lower(dst, b []byte) []byte {
+	for _, ch := range b {
+		if 'A' <= ch && ch <= 'Z' {
+			ch += 'a' - 'A'
+		}
+		dst = append(dst, ch)
+	}
+	return dst
+}

@@ -102,3 +102,17 @@ func TestPanicIsContained(t *testing.T) {
 		t.Fatalf("the engine is not usable after a panic: %q", got)
 	}
 }
+
+// Dispatch itself costs no allocation: every GEOADD and GEOSEARCH pays it.
+func TestDispatchAllocatesNothing(t *testing.T) {
+	e := testEngine(t)
+	c := e.NewClient("127.0.0.1:1", "127.0.0.1:6379")
+	args := [][]byte{[]byte("PING")}
+	allocs := testing.AllocsPerRun(100, func() {
+		c.W.Buf = c.W.Buf[:0]
+		e.Exec(c, args)
+	})
+	if allocs > 0 {
+		t.Fatalf("PING allocates %v times per call", allocs)
+	}
+}
