@@ -20,6 +20,7 @@ import (
 // waits for, and the other way round: a deadlock between nodes.
 type bus struct {
 	serve func(args [][]byte, w Replier) // the node's ServeInternal
+	write time.Duration                  // bound on writing one reply
 	ln    net.Listener
 	log   *slog.Logger
 
@@ -32,12 +33,15 @@ type bus struct {
 // go-redis pools on the other side dial again when needed.
 const busIdle = 5 * time.Minute
 
+// busWrite bounds the write of one reply to a peer that stopped reading.
+const busWrite = 10 * time.Second
+
 func startBus(serve func([][]byte, Replier), addr string, log *slog.Logger) (*bus, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	b := &bus{serve: serve, ln: ln, log: log, conns: map[net.Conn]struct{}{}}
+	b := &bus{serve: serve, write: busWrite, ln: ln, log: log, conns: map[net.Conn]struct{}{}}
 	b.wg.Add(1)
 	go b.accept()
 	return b, nil
@@ -93,11 +97,15 @@ func (b *bus) conn(nc net.Conn) {
 		default:
 			b.serve(args, &w)
 		}
+		// The deadline is set before every write, not only before a flush:
+		// a reply bigger than the buffer goes straight to the socket, and
+		// under a deadline left from the last flush (long past after an
+		// idle spell) it was cut, which the peer read as EOF.
+		nc.SetWriteDeadline(time.Now().Add(b.write))
 		if _, err := bw.Write(w.Buf); err != nil {
 			return
 		}
 		if rd.Buffered() == 0 {
-			nc.SetWriteDeadline(time.Now().Add(10 * time.Second))
 			if err := bw.Flush(); err != nil {
 				return
 			}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -41,6 +43,9 @@ func newPeer(id, addr string, timeout time.Duration) *peer {
 		WriteTimeout:          timeout,
 		ContextTimeoutEnabled: true,
 		PoolSize:              32,
+		// Connections are dropped here before the bus drops them there,
+		// so a call never picks one the other side has closed.
+		ConnMaxIdleTime: busIdle / 2,
 	})}
 }
 
@@ -63,6 +68,12 @@ func (p *peer) do(ctx context.Context, pass string, ver int64, name string, args
 	full = append(full, parent, sub, pass, itoa(ver))
 	full = append(full, args...)
 	v, err := p.c.Do(ctx, full...).Result()
+	if brokenConn(err) && ctx.Err() == nil {
+		// A pooled connection the peer closed (or that broke) fails
+		// without the peer having done anything; every internal command
+		// is idempotent, so it goes once more, on a fresh connection.
+		v, err = p.c.Do(ctx, full...).Result()
+	}
 	if err != nil && strings.HasPrefix(err.Error(), errVersionPrefix) {
 		return nil, fmt.Errorf("node %s (%s) %s: %w: %w", p.id, p.addr, name, router.ErrStale, err)
 	}
@@ -70,6 +81,13 @@ func (p *peer) do(ctx context.Context, pass string, ver int64, name string, args
 		return nil, fmt.Errorf("node %s (%s) %s: %w", p.id, p.addr, name, err)
 	}
 	return v, nil
+}
+
+// brokenConn reports an error of the connection itself rather than of
+// the peer's answer or of a deadline.
+func brokenConn(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 func searchArgs(q *geo.Search) []any {
