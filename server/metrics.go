@@ -9,7 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
-	"geoshard/cluster"
+	"geoshard/router"
 )
 
 // metrics is what /metrics serves: per-command counters and latencies,
@@ -119,7 +119,7 @@ func (sc serverCollector) Collect(ch chan<- prometheus.Metric) {
 	members := r.ShardMembers()
 	// The same bound as INFO: the busiest shards and borders, so a scrape
 	// of a map of thousands of areas stays small.
-	ids, _ := st.TopShards(members, cluster.InfoLimit)
+	ids, _ := st.TopShards(members, router.InfoLimit)
 	for _, id := range ids {
 		if int(id) >= m.Len() {
 			break // counters of a map being replaced
@@ -138,7 +138,7 @@ func (sc serverCollector) Collect(ch chan<- prometheus.Metric) {
 		counter(shardDegraded, ss.Degraded.Load(), name)
 		counter(shardExpired, ss.Expired.Load(), name)
 	}
-	borders, _ := st.TopBorders(cluster.InfoLimit)
+	borders, _ := st.TopBorders(router.InfoLimit)
 	for _, bd := range borders {
 		if int(bd.A) >= m.Len() || int(bd.B) >= m.Len() {
 			continue

@@ -1,4 +1,4 @@
-package cluster
+package router
 
 import (
 	"cmp"
@@ -43,9 +43,9 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 		if r.cl == nil {
 			local(r.shards[id])
 		} else {
-			err = r.onShard(ctx, id, local, func(ctx context.Context, p *peer, ver int64) (err error) {
+			err = r.onShard(ctx, id, local, func(ctx context.Context, p Peer) (err error) {
 				var hits []shard.Hit
-				hits, complete, err = p.nearest(ctx, r.cl.pass, ver, id, k, q, cut, n+1)
+				hits, complete, err = p.Nearest(ctx, id, k, q, cut, n+1)
 				dst = append(dst, hits...)
 				return err
 			})
