@@ -95,7 +95,7 @@ func New(cfg Config) *Router {
 	r := &Router{
 		regions: m,
 		shards:  make([]*shard.Shard, m.Len()),
-		stats:   newStats(m.Len()),
+		stats:   newStats(m),
 		log:     log,
 		seed:    maphash.MakeSeed(),
 		keys:    make(map[shard.Key]*geoKey),
