@@ -221,3 +221,54 @@ func bulkOf(raw string) string {
 	_, rest, _ := strings.Cut(raw, "\r\n")
 	return strings.TrimSuffix(rest, "\r\n")
 }
+
+// FuzzPolygonArgs feeds arbitrary words after BYPOLYGON: the engine answers
+// one well-formed reply, and a GEOSEARCHSTORE that fails leaves its
+// destination alone while one that succeeds stores what it counts.
+func FuzzPolygonArgs(f *testing.F) {
+	for _, seed := range []string{
+		"3 4.8 52.3 5.0 52.3 4.9 52.5",
+		"4 4.8 52.3 5.0 52.3 5.0 52.5 4.8 52.5 STOREDIST COUNT 2 ANY",
+		"3 4.8 52.3 5.0 52.3 4.9 52.5 BYBOX 1 1 km",
+		"5 4.8 52.3 5.0 52.3 4.9 52.5",
+		"3 180 85.05112878 -180 -85.05112878 0 0 DESC COUNT 1",
+		"2147483647 1 1", "-1", "3 nan 1 2 2 3 3", "3 4.8 52.3 4.8 52.3 4.8 52.3 4.8",
+	} {
+		f.Add([]byte(seed))
+	}
+	e := testEngine(f)
+	c := e.NewClient("127.0.0.1:1", "127.0.0.1:6379")
+	run := func(args ...string) string {
+		argv := make([][]byte, len(args))
+		for i, a := range args {
+			argv[i] = []byte(a)
+		}
+		c.W.Buf = c.W.Buf[:0]
+		e.Exec(c, argv)
+		return string(c.W.Buf)
+	}
+	run("GEOADD", "drivers", "4.9", "52.37", "a", "4.95", "52.4", "b", "4.85", "52.32", "c")
+	f.Fuzz(func(t *testing.T, in []byte) {
+		words := strings.Fields(string(in))
+		if len(words) > 64 {
+			return
+		}
+		run("SET", "dst", "keep")
+		reply := run(append([]string{"GEOSEARCHSTORE", "dst", "drivers", "BYPOLYGON"}, words...)...)
+		if n, err := replyLen([]byte(reply)); err != "" || n != len(reply) {
+			t.Fatalf("%q answered %q: %s", words, reply, err)
+		}
+		switch reply[0] {
+		case '-':
+			if got := run("GET", "dst"); got != "$4\r\nkeep\r\n" {
+				t.Fatalf("%q failed with %q but dst became %q", words, reply, got)
+			}
+		case ':':
+			if got := run("ZCARD", "dst"); got != reply {
+				t.Fatalf("%q stored %q members, ZCARD says %q", words, reply, got)
+			}
+		default:
+			t.Fatalf("%q answered %q", words, reply)
+		}
+	})
+}
