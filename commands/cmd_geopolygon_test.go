@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"geoshard/cluster"
+	"geoshard/router"
 	"geoshard/geo"
 	"geoshard/shard"
 )
@@ -99,7 +99,7 @@ func TestPolygonOptions(t *testing.T) {
 func polyEngine(t *testing.T, m *shard.Map) *session {
 	cfg := NewConfig()
 	// Correctness, not timing: no shard may miss a deadline under -race.
-	e := New(cluster.New(cluster.Config{Regions: m, FanoutTimeout: time.Minute}), cfg)
+	e := New(router.New(router.Config{Regions: m, FanoutTimeout: time.Minute}), cfg)
 	return &session{t: t, e: e, c: e.NewClient("127.0.0.1:50000", "127.0.0.1:6379")}
 }
 

@@ -4,8 +4,8 @@ import (
 	"math"
 	"strconv"
 
-	"geoshard/cluster"
 	"geoshard/geo"
+	"geoshard/router"
 )
 
 func init() {
@@ -72,7 +72,7 @@ func zaddIncr(args [][]byte) bool {
 
 // zadd: ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member [score member ...]
 func zadd(e *Engine, c *Client, args [][]byte) {
-	var f cluster.AddFlags
+	var f router.AddFlags
 	ch, incr := false, false
 	i := 2
 options:
@@ -99,12 +99,12 @@ options:
 
 // zincrby: ZINCRBY key increment member
 func zincrby(e *Engine, c *Client, args [][]byte) {
-	zaddPairs(e, c, args[1], args[2:], cluster.AddFlags{}, false, true)
+	zaddPairs(e, c, args[1], args[2:], router.AddFlags{}, false, true)
 }
 
 // zaddPairs checks and applies ZADD's score-member pairs in Redis's order:
 // shape, option conflicts, every score, then the key's type.
-func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f cluster.AddFlags, ch, incr bool) {
+func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f router.AddFlags, ch, incr bool) {
 	if len(pairs) == 0 || len(pairs)%2 != 0 {
 		c.W.Error(errSyntax)
 		return
@@ -156,7 +156,7 @@ func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f cluster.AddFl
 				return
 			}
 		}
-		e.Router().Add(k, member, score, cluster.AddFlags{}) // the router stores -0 as Redis would
+		e.Router().Add(k, member, score, router.AddFlags{}) // the router stores -0 as Redis would
 		writeScore(c, score)
 		return
 	}
@@ -326,7 +326,7 @@ func zrangeGeneric(e *Engine, c *Client, args [][]byte, kind rangeKind, dir rang
 	}
 	var (
 		start, end int64
-		lo, hi     cluster.Bound
+		lo, hi     router.Bound
 		lex        lexRange
 		ok         bool
 	)
@@ -356,7 +356,7 @@ func zrangeGeneric(e *Engine, c *Client, args [][]byte, kind rangeKind, dir rang
 		return
 	}
 	k := c.key(args[1])
-	var got []cluster.Member
+	var got []router.Member
 	switch kind {
 	case rangeRank:
 		n := int64(e.Router().Card(k))
@@ -371,14 +371,14 @@ func zrangeGeneric(e *Engine, c *Client, args [][]byte, kind rangeKind, dir rang
 			break
 		}
 		end = min(end, n-1)
-		got = e.Router().Range(k, cluster.Bound{Score: math.Inf(-1)}, cluster.Bound{Score: math.Inf(1)}, rev, int(start), int(end-start+1))
+		got = e.Router().Range(k, router.Bound{Score: math.Inf(-1)}, router.Bound{Score: math.Inf(1)}, rev, int(start), int(end-start+1))
 	case rangeScore:
 		if offset < 0 {
 			break // Redis skips "offset" members one by one: all of them
 		}
 		got = e.Router().Range(k, lo, hi, rev, clampInt(offset), clampInt(limit))
 	case rangeLex:
-		all := e.Router().Range(k, cluster.Bound{Score: math.Inf(-1)}, cluster.Bound{Score: math.Inf(1)}, false, 0, -1)
+		all := e.Router().Range(k, router.Bound{Score: math.Inf(-1)}, router.Bound{Score: math.Inf(1)}, false, 0, -1)
 		got = lex.walk(all, rev, offset, limit)
 	}
 	writeMembers(c, got, withScores)
@@ -398,7 +398,7 @@ func clampInt(n int64) int {
 
 // writeMembers writes a range reply: members, or member-score pairs (flat
 // in RESP2, one array per pair in RESP3).
-func writeMembers(c *Client, ms []cluster.Member, withScores bool) {
+func writeMembers(c *Client, ms []router.Member, withScores bool) {
 	switch {
 	case !withScores:
 		c.W.Array(len(ms))
@@ -420,7 +420,7 @@ func writeMembers(c *Client, ms []cluster.Member, withScores bool) {
 
 // parseScoreRange reads a BYSCORE min and max as Redis's zslParseRange:
 // "(" makes a bound exclusive.
-func parseScoreRange(minArg, maxArg []byte) (lo, hi cluster.Bound, ok bool) {
+func parseScoreRange(minArg, maxArg []byte) (lo, hi router.Bound, ok bool) {
 	if lo, ok = parseScoreBound(minArg); !ok {
 		return
 	}
@@ -428,9 +428,9 @@ func parseScoreRange(minArg, maxArg []byte) (lo, hi cluster.Bound, ok bool) {
 	return
 }
 
-func parseScoreBound(b []byte) (cluster.Bound, bool) {
+func parseScoreBound(b []byte) (router.Bound, bool) {
 	b = cstr(b)
-	var bd cluster.Bound
+	var bd router.Bound
 	if len(b) > 0 && b[0] == '(' {
 		bd.Exclusive = true
 		b = b[1:]
@@ -611,7 +611,7 @@ func (r *lexRange) empty() bool {
 // (the last below max, reversed), stop at the first one out of range. On
 // a set whose members share one score, which is what BYLEX is for, this
 // is exactly the lexicographic range.
-func (r *lexRange) walk(all []cluster.Member, rev bool, offset, limit int64) []cluster.Member {
+func (r *lexRange) walk(all []router.Member, rev bool, offset, limit int64) []router.Member {
 	if len(all) == 0 || r.empty() ||
 		!r.gteMin(all[len(all)-1].Name) || !r.lteMax(all[0].Name) {
 		return nil
@@ -650,7 +650,7 @@ func (r *lexRange) walk(all []cluster.Member, rev bool, offset, limit int64) []c
 	for ; inside(pos) && offset != 0; offset-- {
 		pos += step
 	}
-	var out []cluster.Member
+	var out []router.Member
 	for ; inside(pos) && limit != 0; limit-- {
 		m := all[pos]
 		if (rev && !r.gteMin(m.Name)) || (!rev && !r.lteMax(m.Name)) {
