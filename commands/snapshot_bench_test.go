@@ -45,7 +45,7 @@ func BenchmarkSnapshot1M(b *testing.B) {
 		start = time.Now()
 		cpu := cpuTime()
 		st, err := e.Load(path)
-		b.ReportMetric(float64((cpuTime()-cpu).Milliseconds()), "load-cpu-ms")
+		b.ReportMetric(float64((cpuTime() - cpu).Milliseconds()), "load-cpu-ms")
 		if err != nil || st.Members != n {
 			b.Fatalf("load: %+v, %v", st, err)
 		}
