@@ -6,10 +6,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"geoshard/router"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-
-	"geoshard/router"
 )
 
 // metrics is what /metrics serves: per-command counters and latencies,
