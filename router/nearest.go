@@ -28,7 +28,7 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 	if !q.NearestFirst() || n > maxNearest {
 		return Result{}, false
 	}
-	ids := r.touching(q)
+	ids := r.asked(g, q)
 	cut := r.minStamp(g, now())
 	// Each shard gives its n+1 nearest: enough to see whether the n-th
 	// and the next are tied.

@@ -26,7 +26,7 @@ func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 	if g == nil && r.cl == nil {
 		return Result{}
 	}
-	ids := r.touching(q)
+	ids := r.asked(g, q)
 	r.stats.countFanOut(len(ids))
 	cut := r.minStamp(g, now())
 	if len(ids) == 1 && r.local(ids[0]) {
@@ -161,6 +161,47 @@ func (r *Router) askRemote(ids []shard.ID, ask askFunc) func(*Result) {
 			}
 		}
 	}
+}
+
+// smallKey is how many members a key may have for its searches to ask
+// the shards that hold them rather than those the search area touches.
+const smallKey = 64
+
+// asked returns the shards a search of g must ask (sorted, distinct). On
+// a fine map a wide search touches thousands of areas; a small key lives
+// in a few of them, and the owner table names those at a cost that grows
+// with the key, not the map. A shard holding none of q's area finds
+// nothing, so asking it is only wasted work; one not asked holds no
+// member of the key.
+func (r *Router) asked(g *geoKey, q *geo.Search) []shard.ID {
+	if r.cl == nil && g != nil && g.entries.Load() <= smallKey {
+		if ids, ok := r.holding(g); ok {
+			return ids
+		}
+	}
+	return r.touching(q)
+}
+
+// holding lists the shards that hold g's members, false once they pass
+// smallKey (the key grew meanwhile).
+func (r *Router) holding(g *geoKey) ([]shard.ID, bool) {
+	var buf [8]shard.ID
+	ids := buf[:0]
+	for i := range g.stripes {
+		st := &g.stripes[i]
+		st.mu.Lock()
+		for _, s := range st.owner {
+			if !slices.Contains(ids, s.shard) {
+				ids = append(ids, s.shard)
+			}
+		}
+		st.mu.Unlock()
+		if len(ids) > smallKey {
+			return nil, false
+		}
+	}
+	slices.Sort(ids)
+	return ids, true
 }
 
 // touching returns the shards that can hold a hit of q: those whose area,
