@@ -210,8 +210,16 @@ func (r *Router) touching(q *geo.Search) []shard.ID {
 	var rects [4]geo.Rect
 	var buf [8]shard.ID
 	ids := buf[:0]
-	for _, rect := range q.Bounds(rects[:0]) {
+	bounds := q.Bounds(rects[:0])
+	for _, rect := range bounds {
 		ids = r.regions.Touching(rect, ids)
+	}
+	if prev := r.moving(); prev != nil {
+		// A reload is moving members: those not moved yet are where the
+		// previous map put them.
+		for _, rect := range bounds {
+			ids = prev.Touching(rect, ids)
+		}
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)
@@ -234,21 +242,28 @@ func merge(hits []shard.Hit) []shard.Hit {
 	return hits
 }
 
-// dedupe keeps, of each member, the copies with the newest timestamp.
+// dedupe keeps one copy of each member, one with the newest timestamp:
+// a member being moved to another shard has two copies of one write.
 func dedupe(hits []shard.Hit) []shard.Hit {
-	newest := make(map[string]int64, len(hits))
+	newest := make(map[string]int, len(hits)) // index of the copy kept
 	dup := false
-	for _, h := range hits {
-		if s, ok := newest[h.Member]; ok {
+	for i, h := range hits {
+		if j, ok := newest[h.Member]; ok {
 			dup = true
-			if h.Stamp <= s {
+			if h.Stamp <= hits[j].Stamp {
 				continue
 			}
 		}
-		newest[h.Member] = h.Stamp
+		newest[h.Member] = i
 	}
 	if dup {
-		hits = slices.DeleteFunc(hits, func(h shard.Hit) bool { return h.Stamp != newest[h.Member] })
+		out := hits[:0]
+		for i, h := range hits {
+			if newest[h.Member] == i {
+				out = append(out, h)
+			}
+		}
+		hits = out
 	}
 	return hits
 }
