@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+	"time"
 
 	"geoshard/geo"
 	"geoshard/shard"
@@ -192,4 +193,34 @@ func BenchmarkFineMap(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkReload is a region map reload at 1M drivers as CONFIG SET
+// regions runs it: ns/op is how long the swap holds every command back
+// (Reload); move-ms is how long MoveMembers then takes in the background,
+// and max-chunk-us the longest a stripe (the only thing a write can wait
+// for) stayed locked by it.
+func BenchmarkReload(b *testing.B) {
+	r, _ := metro(b, shard.DefaultMap(), 1_000_000)
+	split, _ := borderMaps()
+	split.Borders()
+	maps := []*shard.Map{split, shard.DefaultMap()}
+	var move, chunk time.Duration
+	i := 0
+	for b.Loop() {
+		nr, err := r.Reload(maps[i%2])
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		start := time.Now()
+		nr.MoveMembers()
+		move += time.Since(start)
+		chunk = max(chunk, nr.move.longest)
+		r = nr
+		i++
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(move.Milliseconds())/float64(b.N), "move-ms")
+	b.ReportMetric(float64(chunk.Microseconds()), "max-chunk-us")
 }

@@ -47,6 +47,8 @@ type move struct {
 	moved  atomic.Int64
 	done   atomic.Bool
 	cancel atomic.Bool // the router was replaced or dropped
+	// longest is the longest MoveMembers held a stripe (BenchmarkReload).
+	longest time.Duration
 }
 
 // ErrMoving refuses a reload while the previous one is still moving
@@ -106,11 +108,11 @@ func (r *Router) Reload(m *shard.Map) (*Router, error) {
 
 // moveChunk is how many members MoveMembers moves per stripe lock: a
 // write to one of them waits for no more than that.
-const moveChunk = 256
+const moveChunk = 64
 
 // MoveMembers moves every member still in a previous map's shard to its
 // shard on the current map, keeping its score and write time, stripe by
-// stripe and a chunk at a time, so that no command waits long. It returns
+// stripe and a chunk (64) at a time, so that no command waits long. It returns
 // when all have moved; a router without a move returns at once.
 func (r *Router) MoveMembers() {
 	mv := r.move
@@ -148,11 +150,13 @@ func (r *Router) MoveMembers() {
 				chunk := names[:min(moveChunk, len(names))]
 				names = names[len(chunk):]
 				st.mu.Lock()
+				start := time.Now()
 				if !g.dead {
 					for _, member := range chunk {
 						r.moveOne(k, st, member, old)
 					}
 				}
+				mv.longest = max(mv.longest, time.Since(start))
 				st.mu.Unlock()
 				mv.moved.Add(int64(len(chunk)))
 			}
