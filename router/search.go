@@ -164,8 +164,13 @@ func (r *Router) askRemote(ids []shard.ID, ask askFunc) func(*Result) {
 }
 
 // smallKey is how many members a key may have for its searches to ask
-// the shards that hold them rather than those the search area touches.
-const smallKey = 64
+// the shards that hold them rather than those the search area touches;
+// reading that many owners costs about what asking a few dozen empty
+// shards does. heldShards bounds how many shards that may name.
+const (
+	smallKey   = 1024
+	heldShards = 64
+)
 
 // asked returns the shards a search of g must ask (sorted, distinct). On
 // a fine map a wide search touches thousands of areas; a small key lives
@@ -183,7 +188,7 @@ func (r *Router) asked(g *geoKey, q *geo.Search) []shard.ID {
 }
 
 // holding lists the shards that hold g's members, false once they pass
-// smallKey (the key grew meanwhile).
+// heldShards.
 func (r *Router) holding(g *geoKey) ([]shard.ID, bool) {
 	var buf [8]shard.ID
 	ids := buf[:0]
@@ -196,7 +201,7 @@ func (r *Router) holding(g *geoKey) ([]shard.ID, bool) {
 			}
 		}
 		st.mu.Unlock()
-		if len(ids) > smallKey {
+		if len(ids) > heldShards {
 			return nil, false
 		}
 	}
