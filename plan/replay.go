@@ -13,9 +13,22 @@ import (
 // replayKey is the geo key the replay writes to and searches.
 var replayKey = shard.Key{Name: "drivers"}
 
-// replayCount is the COUNT of every replayed search, as a pickup search
-// asks for the nearest ten drivers.
-const replayCount = 10
+// search runs s as the server runs GEOSEARCH ... ASC [COUNT n]
+// (commands.Engine.find): with COUNT, the nearest-first walk, which asks
+// the centre's shard first and the others only when they could hold a
+// nearer driver, falling back to the full search when it cannot prove its
+// answer; without COUNT, the full search of every shard the circle (plus
+// the margin) touches. Both count fan-out as the server does because they
+// are the server's code.
+func search(r *cluster.Router, s *Search) {
+	q := geo.NewSearch(s.Lon, s.Lat, geo.Shape{Radius: s.RadiusM, Unit: 1})
+	if n := s.Limit(); n > 0 {
+		if _, exact := r.Nearest(replayKey, q, n); exact {
+			return
+		}
+	}
+	r.Search(replayKey, q, 0)
+}
 
 // Replay plays the workload, in time order (pings before searches at the
 // same instant), against a fresh in-process cluster.Router over the map,
@@ -38,9 +51,7 @@ func Replay(name string, m *shard.Map, w *Workload) *Report {
 			pi++
 			continue
 		}
-		s := &w.Searches[si]
-		q := geo.NewSearch(s.Lon, s.Lat, geo.Shape{Radius: s.RadiusM, Unit: 1})
-		r.Search(replayKey, q, replayCount)
+		search(r, &w.Searches[si])
 		si++
 	}
 	return newReport(name, r, len(w.Pings), w.Span())
