@@ -92,7 +92,7 @@ func (h *handler) geometry(m *shard.Map) ([]plan.BorderLine, [][2]float64) {
 	if h.m != m {
 		h.m, h.lines, h.labels = m, plan.BorderLines(m), make([][2]float64, m.Len())
 		for id := range h.labels {
-			if p, ok := labelPoint(m.Areas(shard.ID(id))); ok {
+			if p, ok := plan.LabelPoint(m.Areas(shard.ID(id))); ok {
 				h.labels[id] = p
 			}
 		}

@@ -1,13 +1,13 @@
-package mapview
+package plan
 
 import "math"
 
-// labelPoint returns where a shard's name goes: inside its largest
+// LabelPoint returns where a shard's name goes: inside its largest
 // polygon, as far from that polygon's edges as a coarse search finds. A
 // centroid or a bounding-box centre can fall outside a concave area (a
 // continent's shard wrapped around an ocean), which put names on the
 // wrong continent.
-func labelPoint(areas [][][][2]float64) ([2]float64, bool) {
+func LabelPoint(areas [][][][2]float64) ([2]float64, bool) {
 	best, bestArea := -1, 0.0
 	for i, poly := range areas {
 		if len(poly) == 0 {
