@@ -65,8 +65,8 @@ func TestDensity(t *testing.T) {
 		{"step=15", 200, members},
 		{"step=26", 200, members},
 		{"step=4", 200, members},
-		{"step=15&bbox=4.6,52.2,4.79,52.34", 200, 6},   // cell-0-0's members only
-		{"step=15&bbox=10,40,11,41", 200, 0},           // nobody there
+		{"step=15&bbox=4.6,52.2,4.79,52.34", 200, 6}, // cell-0-0's members only
+		{"step=15&bbox=10,40,11,41", 200, 0},         // nobody there
 		{"step=0", 400, -1}, {"step=27", 400, -1}, {"step=x", 400, -1}, {"", 400, -1},
 		{"step=15&bbox=5,52,4,53", 400, -1}, {"step=15&bbox=1,2,3", 400, -1},
 	}
