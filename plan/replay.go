@@ -43,16 +43,36 @@ func Replay(name string, m *shard.Map, w *Workload) *Report {
 		FanoutTimeout: 10 * time.Second,
 		Logger:        slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
+	EachEvent(w, func(p *Ping, s *Search) error {
+		if p != nil {
+			r.Add(replayKey, p.ID, geo.Encode(p.Lon, p.Lat), cluster.AddFlags{})
+		} else {
+			search(r, s)
+		}
+		return nil
+	})
+	return newReport(name, r, len(w.Pings), w.Span())
+}
+
+// EachEvent calls fn for every ping and search in replay order: merged by
+// time, pings first at equal times, each list in its own order (the
+// readers sort them stably by time). It stops at the first error fn
+// returns and returns it. geoshard-sim replays a file against a live
+// server in this same order, so both count the same things.
+func EachEvent(w *Workload, fn func(*Ping, *Search) error) error {
 	pi, si := 0, 0
 	for pi < len(w.Pings) || si < len(w.Searches) {
+		var err error
 		if si >= len(w.Searches) || (pi < len(w.Pings) && w.Pings[pi].T <= w.Searches[si].T) {
-			p := &w.Pings[pi]
-			r.Add(replayKey, p.ID, geo.Encode(p.Lon, p.Lat), cluster.AddFlags{})
+			err = fn(&w.Pings[pi], nil)
 			pi++
-			continue
+		} else {
+			err = fn(nil, &w.Searches[si])
+			si++
 		}
-		search(r, &w.Searches[si])
-		si++
+		if err != nil {
+			return err
+		}
 	}
-	return newReport(name, r, len(w.Pings), w.Span())
+	return nil
 }

@@ -138,8 +138,8 @@ func ReadSearches(r io.Reader) ([]Search, error) {
 	return out, err
 }
 
-// ReadWorkload reads a pings file and a searches file; either path may be
-// empty.
+// ReadWorkload reads a pings file and a searches file (either path may
+// be empty) and orders each by time, stably.
 func ReadWorkload(pingsPath, searchesPath string) (*Workload, error) {
 	w := &Workload{}
 	if pingsPath != "" {
@@ -164,6 +164,7 @@ func ReadWorkload(pingsPath, searchesPath string) (*Workload, error) {
 			return nil, fmt.Errorf("%s: %w", searchesPath, err)
 		}
 	}
+	sortWorkload(w)
 	return w, nil
 }
 
