@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"geoshard/cluster"
+	"geoshard/router"
 )
 
 // chromiumFlags keep headless Chromium off the network and out of the
@@ -37,7 +37,7 @@ type browser struct {
 	dir string
 }
 
-func newBrowser(t *testing.T, r *cluster.Router) *browser {
+func newBrowser(t *testing.T, r *router.Router) *browser {
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Fatalf("chromium not found (%v): install the Debian package chromium; .ci/run installs it", err)
@@ -46,7 +46,7 @@ func newBrowser(t *testing.T, r *cluster.Router) *browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewUnstartedServer(Live(func() *cluster.Router { return r }, Options{Tiles: "none"}))
+	srv := httptest.NewUnstartedServer(Live(func() *router.Router { return r }, Options{Tiles: "none"}))
 	srv.Listener.Close()
 	srv.Listener = ln
 	srv.Start()

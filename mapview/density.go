@@ -9,12 +9,12 @@ import (
 	"sync"
 	"time"
 
-	"geoshard/cluster"
 	"geoshard/geo"
+	"geoshard/router"
 )
 
 // densityTTL is how long one walk over the index serves /map/density.json.
-// The walk visits every member copy once (cluster.Router.CellCounts), so a
+// The walk visits every member copy once (router.Router.CellCounts), so a
 // page polling every few seconds costs at most one walk per TTL per step,
 // however many pages are open, and nothing on the write path: counters
 // kept on every write would tax the server's hottest path for a picture
@@ -45,14 +45,14 @@ type CellView struct {
 
 type densityCache struct {
 	mu     sync.Mutex
-	router *cluster.Router
+	router *router.Router
 	cells  map[uint][]CellView // per step, every non-empty cell
 	at     map[uint]time.Time
 }
 
 // get returns the cells of the step, walking the index when the cached
 // counts are older than densityTTL or belong to another router.
-func (c *densityCache) get(r *cluster.Router, step uint) ([]CellView, time.Time) {
+func (c *densityCache) get(r *router.Router, step uint) ([]CellView, time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.router != r {

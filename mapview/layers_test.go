@@ -8,15 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"geoshard/cluster"
 	"geoshard/geo"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
 // TestWorldLabels: on the embedded world map every shard's name sits
 // inside that shard, and the continents' names on their continents.
 func TestWorldLabels(t *testing.T) {
-	r := cluster.New(cluster.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	r := router.New(router.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	var s Snapshot
 	if err := json.Unmarshal(get(t, Handler(r), "GET", "/map/data.json").Body.Bytes(), &s); err != nil {
 		t.Fatal(err)
@@ -167,7 +167,7 @@ func TestTiles(t *testing.T) {
 		if c.page == "" {
 			continue
 		}
-		page := get(t, Live(func() *cluster.Router { return r }, Options{Tiles: c.tiles}), "GET", "/map").Body.String()
+		page := get(t, Live(func() *router.Router { return r }, Options{Tiles: c.tiles}), "GET", "/map").Body.String()
 		if !strings.Contains(page, c.page) {
 			t.Errorf("tiles %q: page lacks %s", c.tiles, c.page)
 		}

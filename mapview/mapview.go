@@ -21,8 +21,8 @@ import (
 	"strings"
 	"sync"
 
-	"geoshard/cluster"
 	"geoshard/plan"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -45,20 +45,20 @@ type Options struct {
 var initMarker = []byte("/*INITIAL_DATA*/null")
 
 // Handler serves the map of one router with default options.
-func Handler(r *cluster.Router) http.Handler {
-	return Live(func() *cluster.Router { return r }, Options{})
+func Handler(r *router.Router) http.Handler {
+	return Live(func() *router.Router { return r }, Options{})
 }
 
 // Live serves /map (and /map/): the page; /map/map.js and /map/vendor/...:
 // its scripts; /map/data.json: the live snapshot; /map/density.json:
 // members per geohash cell; /map/map.geojson and /map/figures.csv: the
-// downloads. Every request reads the router router returns then, so a
+// downloads. Every request reads the router current returns then, so a
 // reloaded region map shows at once. Mount it for both "/map" and "/map/".
-func Live(router func() *cluster.Router, opts Options) http.Handler {
+func Live(current func() *router.Router, opts Options) http.Handler {
 	if opts.Tiles == "" {
 		opts.Tiles = DefaultTiles
 	}
-	h := &handler{router: router, opts: opts}
+	h := &handler{router: current, opts: opts}
 	vendor, _ := fs.Sub(assets, "assets")
 	files := http.StripPrefix("/map/", http.FileServerFS(vendor))
 	mux := http.NewServeMux()
@@ -74,7 +74,7 @@ func Live(router func() *cluster.Router, opts Options) http.Handler {
 }
 
 type handler struct {
-	router func() *cluster.Router
+	router func() *router.Router
 	opts   Options
 	cells  densityCache
 

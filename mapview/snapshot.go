@@ -3,8 +3,8 @@ package mapview
 import (
 	"time"
 
-	"geoshard/cluster"
 	"geoshard/plan"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -92,15 +92,15 @@ func (h *handler) snapshot() *Snapshot {
 
 // borderViews lists every border line of the map, then the borders that
 // saw traffic without a line (shards meeting at a corner).
-func borderViews(m *shard.Map, st *cluster.Stats, lines []plan.BorderLine) []BorderView {
+func borderViews(m *shard.Map, st *router.Stats, lines []plan.BorderLine) []BorderView {
 	// Only borders that saw traffic have counters; asking Stats for the
 	// others would create (empty) ones that INFO then lists.
-	traffic := map[cluster.Border]bool{}
+	traffic := map[router.Border]bool{}
 	for _, b := range st.Borders() {
 		traffic[b] = true
 	}
 	fill := func(v *BorderView) {
-		if k := (cluster.Border{A: shard.ID(v.A), B: shard.ID(v.B)}); traffic[k] {
+		if k := (router.Border{A: shard.ID(v.A), B: shard.ID(v.B)}); traffic[k] {
 			c := st.Border(k.A, k.B)
 			v.Handoffs, v.Flaps, v.Searches = c.Handoffs.Load(), c.FlapsSuppressed.Load(), c.Searches.Load()
 			delete(traffic, k)

@@ -5,8 +5,8 @@ import (
 	"log/slog"
 	"time"
 
-	"geoshard/cluster"
 	"geoshard/geo"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -20,7 +20,7 @@ var replayKey = shard.Key{Name: "drivers"}
 // answer; without COUNT, the full search of every shard the circle (plus
 // the margin) touches. Both count fan-out as the server does because they
 // are the server's code.
-func search(r *cluster.Router, s *Search) {
+func search(r *router.Router, s *Search) {
 	q := geo.NewSearch(s.Lon, s.Lat, geo.Shape{Radius: s.RadiusM, Unit: 1})
 	if n := s.Limit(); n > 0 {
 		if _, exact := r.Nearest(replayKey, q, n); exact {
@@ -31,12 +31,12 @@ func search(r *cluster.Router, s *Search) {
 }
 
 // Replay plays the workload, in time order (pings before searches at the
-// same instant), against a fresh in-process cluster.Router over the map,
+// same instant), against a fresh in-process router.Router over the map,
 // so placement, hysteresis and handoffs follow the server's own rules,
 // and reports the router's counters. Searches that come before the first
 // ping find no key and count nowhere, as on the server.
 func Replay(name string, m *shard.Map, w *Workload) *Report {
-	r := cluster.New(cluster.Config{
+	r := router.New(router.Config{
 		Regions: m,
 		// Nothing is slow in process; a generous deadline keeps a busy
 		// machine from marking searches degraded.
@@ -45,7 +45,7 @@ func Replay(name string, m *shard.Map, w *Workload) *Report {
 	})
 	EachEvent(w, func(p *Ping, s *Search) error {
 		if p != nil {
-			r.Add(replayKey, p.ID, geo.Encode(p.Lon, p.Lat), cluster.AddFlags{})
+			r.Add(replayKey, p.ID, geo.Encode(p.Lon, p.Lat), router.AddFlags{})
 		} else {
 			search(r, s)
 		}
