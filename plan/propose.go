@@ -23,6 +23,10 @@ type ProposeConfig struct {
 	// against searches crossing it (fan-out); both count as shares of
 	// their totals. 1 when 0.
 	PingWeight float64
+	// Shape is "rect" (or ""): rectangles from the bisection; or
+	// "follow": the rectangles' borders then move cell by cell into the
+	// quietest ground nearby (follow.go), giving rectilinear polygons.
+	Shape string
 }
 
 // maxProposeShards keeps the grid search small and the map readable.
@@ -54,6 +58,8 @@ func (cfg *ProposeConfig) Check() error {
 		return fmt.Errorf("propose: tolerance %v out of range (0, 1): at 1 or more a side of a cut may hold no drivers at all", cfg.Tolerance)
 	case !finite(cfg.PingWeight) || cfg.PingWeight < 0:
 		return fmt.Errorf("propose: ping weight %v is not a number >= 0", cfg.PingWeight)
+	case cfg.Shape != "" && cfg.Shape != "rect" && cfg.Shape != "follow":
+		return fmt.Errorf("propose: shape %q: want rect or follow", cfg.Shape)
 	}
 	return nil
 }
@@ -73,6 +79,13 @@ func Propose(w *Workload, cfg ProposeConfig) (*shard.Map, []byte, error) {
 		return nil, nil, err
 	}
 	data := g.geoJSON(leaves, g.cfg.Margin)
+	if cfg.Shape == "follow" {
+		owner := g.cellOwners(leaves)
+		g.follow(owner, leaves)
+		if data, err = g.cellsGeoJSON(owner, len(leaves), g.cfg.Margin); err != nil {
+			return nil, nil, fmt.Errorf("propose: %w", err)
+		}
+	}
 	m, err := shard.LoadMap(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("propose: the proposed map does not load: %w", err)

@@ -12,9 +12,9 @@ import (
 )
 
 type proposeFlags struct {
-	pings, searches, out, svg, png, naiveOut, current, split string
-	n                                                        int
-	cell, margin, tol                                        float64
+	pings, searches, out, svg, png, naiveOut, current, split, shape string
+	n                                                               int
+	cell, margin, tol                                               float64
 }
 
 func runPropose(args []string, stdout, stderr io.Writer) error {
@@ -32,6 +32,7 @@ func runPropose(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&f.cell, "cell", 250, "density grid cell, metres (10..100000)")
 	fs.Float64Var(&f.margin, "margin", 200, "hysteresis margin of the map, metres (0..50000)")
 	fs.Float64Var(&f.tol, "tolerance", 0.5, "how far from its fair share of pings a side of a cut may be, as a fraction of it (0 < t < 1)")
+	fs.StringVar(&f.shape, "shape", "rect", "rect: rectangles; follow: borders moved cell by cell into the quietest ground (polygons)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -43,7 +44,7 @@ func runPropose(args []string, stdout, stderr io.Writer) error {
 	case f.split != "" && f.current == "":
 		return errors.New("propose: --split SHARD needs --current map.geojson")
 	}
-	cfg := plan.ProposeConfig{Shards: f.n, CellM: f.cell, Margin: f.margin, Tolerance: f.tol}
+	cfg := plan.ProposeConfig{Shards: f.n, CellM: f.cell, Margin: f.margin, Tolerance: f.tol, Shape: f.shape}
 	if err := cfg.Check(); err != nil {
 		return err
 	}
