@@ -131,6 +131,7 @@ func (s *Server) Listen() error {
 		}
 		s.httpLn = ln
 	}
+	s.removeStaleTemps()
 	return nil
 }
 
