@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"net"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -27,6 +28,9 @@ type Client struct {
 	multi         *[]queued // commands queued since MULTI; nil outside one
 	multiFailed   bool      // a queued command was rejected: EXEC aborts
 	quit          bool
+	// prepared is what the running command's prepare step left for its
+	// handler; nil otherwise. Only the connection's goroutine uses it.
+	prepared any
 }
 
 // NewClient registers a new connection with the engine.
@@ -47,6 +51,16 @@ func (e *Engine) NewClient(addr, laddr string) *Client {
 
 // Close forgets a connection.
 func (e *Engine) Close(c *Client) { e.clients.remove(c) }
+
+// isLocal reports whether the client connected from 127.0.0.1 or ::1
+// (or not over IP at all), as Redis's islocalClient.
+func (c *Client) isLocal() bool {
+	host, _, err := net.SplitHostPort(c.addr)
+	if err != nil {
+		return true
+	}
+	return host == "127.0.0.1" || host == "::1"
+}
 
 // Quit reports whether the client asked to close the connection (QUIT).
 func (c *Client) Quit() bool { return c.quit }

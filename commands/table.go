@@ -16,6 +16,14 @@ type command struct {
 	// (GEORADIUS ... STORE).
 	exclusiveIf func(args [][]byte) bool
 	noAuth      bool // allowed before AUTH
+	// prepare, if set, runs before the keyspace lock is taken and leaves
+	// its result in Client.prepared for the handler (CONFIG SET reads a
+	// region map file there).
+	prepare func(e *Engine, c *Client, args [][]byte)
+	// unlocked: runs without the keyspace lock (it touches no key).
+	unlocked bool
+	// protected: refused unless enable-debug-command allows it (DEBUG).
+	protected bool
 	// Key positions as COMMAND reports them: first, last (-1: to the
 	// end), step; 0 when the command takes no key.
 	firstKey, lastKey, keyStep int

@@ -156,7 +156,10 @@ func (s *Server) snapshotSettings(c *commands.Config) {
 			st.mu.Lock()
 			defer st.mu.Unlock()
 			return set(v)
-		}})
+		},
+			// Where snapshots are written: as in Redis 7.0, a client may
+			// change them only with enable-protected-configs.
+			Protected: name == "dir" || name == "dbfilename"})
 	}
 	live("save", func() string { return formatSave(st.save) }, func(v string) error {
 		p, err := parseSave([]string{v})
