@@ -1,8 +1,8 @@
 package commands
 
 import (
-	"geoshard/cluster"
 	"geoshard/geo"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -336,7 +336,7 @@ func (e *Engine) store(c *Client, dst []byte, hits []shard.Hit, byDist bool, uni
 		if byDist {
 			score = h.Dist / unit
 		}
-		e.Router().Add(k, h.Member, score, cluster.AddFlags{})
+		e.Router().Add(k, h.Member, score, router.AddFlags{})
 	}
 	c.W.Int(int64(len(hits)))
 }

@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"geoshard/cluster"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -97,7 +97,7 @@ func (s *Server) prepareRegions(path string) (func() error, error) {
 func (s *Server) swapRegions(path string, m *shard.Map) error {
 	start := time.Now()
 	var members int
-	err := s.engine.SwapRouter(func(old *cluster.Router) (*cluster.Router, error) {
+	err := s.engine.SwapRouter(func(old *router.Router) (*router.Router, error) {
 		r, err := old.Rebuilt(m)
 		if err == nil {
 			members = r.ShardMembersTotal()

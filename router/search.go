@@ -1,4 +1,4 @@
-package cluster
+package router
 
 import (
 	"cmp"
@@ -44,8 +44,8 @@ func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 		err := r.onShard(ctx, id, func(s *shard.Shard) error {
 			hits = s.Search(k, q, cut, limit, nil)
 			return nil
-		}, func(ctx context.Context, p *peer, ver int64) (err error) {
-			hits, err = p.search(ctx, r.cl.pass, ver, id, k, q, cut, limit)
+		}, func(ctx context.Context, p Peer) (err error) {
+			hits, err = p.Search(ctx, id, k, q, cut, limit)
 			return err
 		})
 		return hits, err

@@ -1,4 +1,4 @@
-package cluster
+package router
 
 import (
 	"cmp"
@@ -46,8 +46,8 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 		if r.cl == nil {
 			local(r.shards[id])
 		} else {
-			err = r.onShard(ctx, id, local, func(ctx context.Context, p *peer, ver int64) (err error) {
-				hits, complete, err = p.nearest(ctx, r.cl.pass, ver, id, k, q, cut, n+1)
+			err = r.onShard(ctx, id, local, func(ctx context.Context, p Peer) (err error) {
+				hits, complete, err = p.Nearest(ctx, id, k, q, cut, n+1)
 				return err
 			})
 		}
