@@ -62,6 +62,13 @@ func (c *Client) isLocal() bool {
 	return host == "127.0.0.1" || host == "::1"
 }
 
+// AuthRequired reports whether the client must still give the password,
+// as Redis's authRequired: the protocol reader then applies its limits
+// for unauthenticated clients.
+func (e *Engine) AuthRequired(c *Client) bool {
+	return !c.authenticated && e.config.RequirePass() != ""
+}
+
 // Quit reports whether the client asked to close the connection (QUIT).
 func (c *Client) Quit() bool { return c.quit }
 
