@@ -31,6 +31,17 @@ type Client struct {
 	// prepared is what the running command's prepare step left for its
 	// handler; nil otherwise. Only the connection's goroutine uses it.
 	prepared any
+	// changes is what the running write command changed, for the save
+	// schedule; counted says the command reported it (see Engine.guarded).
+	changes int64
+	counted bool
+}
+
+// changed records that the running command changed n elements (members
+// added or moved, keys deleted), as Redis adds to its dirty counter.
+func (c *Client) changed(n int) {
+	c.changes += int64(n)
+	c.counted = true
 }
 
 // NewClient registers a new connection with the engine.

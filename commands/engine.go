@@ -36,6 +36,9 @@ type Engine struct {
 
 	clients  clientList
 	counters counters
+	// dirty counts changes (elements, as Redis's server.dirty) since the
+	// start; the save schedule compares it with its value at the last save.
+	dirty atomic.Int64
 	persist  persistence // snapshot.go
 }
 
@@ -197,7 +200,17 @@ func (e *Engine) guarded(c *Client, cmd *command, args [][]byte, before int) {
 			slog.Error("command panicked", "command", cmd.fullName(), "args", len(args), "panic", p, "stack", string(rdebug.Stack()))
 		}
 	}()
+	c.changes, c.counted = 0, false
 	cmd.handler(e, c, args)
+	if cmd.write {
+		n := c.changes
+		if !c.counted && !(len(c.W.Buf) > before && c.W.Buf[before] == '-') {
+			n = 1 // a write that does not count its elements counts once
+		}
+		if n > 0 {
+			e.dirty.Add(n)
+		}
+	}
 }
 
 // runLocked executes a command whose caller already holds the keyspace
