@@ -74,13 +74,17 @@ triples:
 // addAll writes members with their scores, in order, as ZADD does, and
 // replies how many were added (with CH: added or changed).
 func (e *Engine) addAll(c *Client, k shard.Key, member func(j int) []byte, scores []float64, f router.AddFlags, ch bool) {
-	n := 0
+	n, dirty := 0, 0
 	for j, score := range scores {
 		added, changed := e.Router().Add(k, string(member(j)), score, f)
 		if added || (ch && changed) {
 			n++
 		}
+		if added || changed {
+			dirty++
+		}
 	}
+	c.changed(dirty) // the save schedule counts elements, as Redis's dirty counter
 	c.W.Int(int64(n))
 }
 
