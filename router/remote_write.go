@@ -5,6 +5,7 @@ package router
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -52,9 +53,21 @@ func (r *Router) findMember(k shard.Key, member string, cut int64) (slot, bool) 
 	return best, found
 }
 
+// TryAdd is Add that says when the write could not be placed: in cluster
+// mode the shard's node may be down or not answering, and the client must
+// hear so instead of being told the position is stored.
+func (r *Router) TryAdd(k shard.Key, member string, score float64, f AddFlags) (added, changed bool, err error) {
+	if r.cl == nil {
+		added, changed = r.Add(k, member, score, f)
+		return added, changed, nil
+	}
+	return r.addCluster(k, member, score, f)
+}
+
 // addCluster is Add when members may live on other nodes: the current
 // copy comes from the cache, or from every shard when the cache has none.
-func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlags) (added, changed bool) {
+// It fails, changing nothing, when the new copy cannot be stored.
+func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlags) (added, changed bool, err error) {
 	g, st := r.lockMember(k, member, true)
 	defer st.mu.Unlock()
 	stamp := r.stamp()
@@ -69,9 +82,9 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	live := exists && cur.stamp >= cut
 	switch {
 	case f.NX && live, f.XX && !live:
-		return false, false
+		return false, false, nil
 	case live && f.GT && !(score > cur.score), live && f.LT && !(score < cur.score):
-		return false, false
+		return false, false, nil
 	}
 	if score == 0 && !g.big.Load() {
 		score = 0 // a listpack stores -0 as 0
@@ -80,17 +93,16 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	to := r.place(cur.shard, live, e.Lon, e.Lat)
 	ctx, cancel := r.callCtx()
 	defer cancel()
-	err := r.onShard(ctx, to, func(s *shard.Shard) error {
+	err = r.onShard(ctx, to, func(s *shard.Shard) error {
 		s.Put(k, e)
 		return nil
 	}, func(ctx context.Context, p Peer) error {
 		return p.Put(ctx, to, k, e)
 	})
 	if err != nil {
-		// The position is lost until the next ping; the old copy, if any,
-		// stays and keeps the member visible.
+		// The old copy, if any, stays and keeps the member visible.
 		r.remoteFailed("put", err)
-		return !live, live && cur.score != score
+		return false, false, fmt.Errorf("shard %s could not be written (%w); position not stored", r.regions.Name(to), err)
 	}
 	r.stats.Shards[to].Writes.Add(1)
 	if exists && cur.shard != to {
@@ -106,7 +118,7 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		g.entries.Add(1)
 	}
 	st.owner[member] = slot{shard: to, score: score, stamp: stamp}
-	return !live, live && cur.score != score
+	return !live, live && cur.score != score, nil
 }
 
 // announceOwner tells every other node where a member went after a
