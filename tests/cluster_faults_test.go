@@ -184,12 +184,15 @@ func TestClusterHungPeer(t *testing.T) {
 				time.Sleep(2 * time.Millisecond)
 			}
 		}()
-		go func() { // searches near Amsterdam and worldwide, 500 at most
+		go func() { // searches near Amsterdam, New York and worldwide, 500 at most
 			defer wg.Done()
 			for j := 0; j < 500 && ctx.Err() == nil; j++ {
 				q := &redis.GeoSearchQuery{Longitude: 4.9, Latitude: 52.37, Radius: 2, RadiusUnit: "km"}
-				if j%2 == 1 {
+				switch j % 3 {
+				case 1:
 					q = &redis.GeoSearchQuery{Longitude: -73.99, Latitude: 40.72, Radius: 500, RadiusUnit: "km", Count: 10, Sort: "ASC"}
+				case 2: // every shard, the hung node's too
+					q = &redis.GeoSearchQuery{Longitude: 0, Latitude: 0, Radius: 20000, RadiusUnit: "km", Count: 5, Sort: "ASC"}
 				}
 				timed(&searches, func() error { return c.GeoSearch(context.Background(), "drivers", q).Err() })
 				time.Sleep(5 * time.Millisecond)
