@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/tidwall/btree"
-	"github.com/tidwall/rtree"
 
 	"geoshard/geo"
 )
@@ -39,8 +38,7 @@ type set struct {
 	items   []item
 	free    []uint32 // slab slots to reuse
 	names   nameIndex
-	byScore *btree.BTreeG[ref]
-	spatial rtree.RTreeGN[float32, uint32]
+	byScore *btree.BTreeG[ref] // also the nearest-first index: see walk.go
 }
 
 func newSet() *set {
@@ -59,29 +57,6 @@ func (s *set) less(a, b ref) bool {
 		return a.at == probe && b.at != probe
 	}
 	return s.items[a.at].member < s.items[b.at].member
-}
-
-// box is the float32 rectangle an item occupies in the R-tree: its cell
-// centre rounded outwards, so nearest-first walks never overestimate.
-func box(score float64) (min, max [2]float32) {
-	lon, lat := geo.Decode(score)
-	return [2]float32{down(lon), down(lat)}, [2]float32{up(lon), up(lat)}
-}
-
-func down(x float64) float32 {
-	f := float32(x)
-	if float64(f) > x {
-		f = math.Nextafter32(f, float32(math.Inf(-1)))
-	}
-	return f
-}
-
-func up(x float64) float32 {
-	f := float32(x)
-	if float64(f) < x {
-		f = math.Nextafter32(f, float32(math.Inf(1)))
-	}
-	return f
 }
 
 func (s *set) len() int { return s.names.n }
@@ -120,19 +95,9 @@ func (s *set) put(e Entry) (old Entry, existed bool) {
 	return Entry{}, false
 }
 
-func (s *set) index(at uint32) {
-	score := s.items[at].score
-	s.byScore.Set(ref{score, at})
-	min, max := box(score)
-	s.spatial.Insert(min, max, at)
-}
+func (s *set) index(at uint32) { s.byScore.Set(ref{s.items[at].score, at}) }
 
-func (s *set) unindex(at uint32) {
-	score := s.items[at].score
-	s.byScore.Delete(ref{score, at})
-	min, max := box(score)
-	s.spatial.Delete(min, max, at)
-}
+func (s *set) unindex(at uint32) { s.byScore.Delete(ref{s.items[at].score, at}) }
 
 func (s *set) delete(member string) (Entry, bool) {
 	at, ok := s.names.find(member)
@@ -218,19 +183,4 @@ func (s *set) anyIn(lo, hi float64) bool {
 // each calls fn for every item, in no particular order.
 func (s *set) each(fn func(*item) bool) {
 	s.byScore.Scan(func(r ref) bool { return fn(&s.items[r.at]) })
-}
-
-// nearby visits items in the order of a lower bound of their distance from
-// (lon, lat), cheap to compute from their float32 boxes (which hold their
-// exact positions); fn gets each item with that bound, until it returns
-// false. Every item not yet visited is at least as far as the last bound.
-func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
-	near := geo.NewNear(lon, lat)
-	s.spatial.Nearby(
-		func(min, max [2]float32, _ uint32, _ bool) float64 {
-			return near.Bound(geo.Rect{MinLon: float64(min[0]), MinLat: float64(min[1]), MaxLon: float64(max[0]), MaxLat: float64(max[1])})
-		},
-		func(_, _ [2]float32, at uint32, bound float64) bool {
-			return fn(&s.items[at], bound)
-		})
 }
