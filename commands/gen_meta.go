@@ -1,6 +1,6 @@
 //go:build ignore
 
-// gen_meta writes cmd_server_meta.go: what COMMAND INFO and COMMAND DOCS
+// gen_meta writes cmd_command_meta.go: what COMMAND INFO and COMMAND DOCS
 // report about each command geoshard registers (ACL categories, tips, key
 // specs, documentation) as a real redis-server 7.0.15 reports it, so
 // those replies match Redis byte for byte. Run it with `go generate`
@@ -109,7 +109,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile("cmd_server_meta.go", src, 0o644)
+	return os.WriteFile("cmd_command_meta.go", src, 0o644)
 }
 
 // registeredNames finds the command names the package registers, and the

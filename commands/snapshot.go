@@ -93,22 +93,13 @@ func (e *Engine) writes() int64 {
 	var n int64
 	e.counters.perCommand.Range(func(k, v any) bool {
 		cmd := lookupCommand(k.(string))
-		if cmd != nil && (cmd.name == "exec" || hasFlag(cmd, "write")) {
+		if cmd != nil && (cmd.name == "exec" || cmd.hasFlag("write")) {
 			s := v.(*commandStat)
 			n += s.calls.Load() - s.failed.Load()
 		}
 		return true
 	})
 	return n
-}
-
-func hasFlag(cmd *command, flag string) bool {
-	for _, f := range cmd.flags {
-		if f == flag {
-			return true
-		}
-	}
-	return false
 }
 
 // Dirty returns how many writes happened since the last successful save.

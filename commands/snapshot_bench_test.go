@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"geoshard/cluster"
 	"geoshard/geo"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -27,7 +27,7 @@ func BenchmarkSnapshot1M(b *testing.B) {
 	k := shard.Key{Name: "drivers"}
 	for i := range n {
 		score := geo.Encode(rng.Float64()*360-180, rng.Float64()*170-85)
-		s.e.Router().Add(k, "driver:"+strconv.Itoa(i), score, cluster.AddFlags{})
+		s.e.Router().Add(k, "driver:"+strconv.Itoa(i), score, router.AddFlags{})
 	}
 	path := s.e.SnapshotPath()
 	for b.Loop() {
@@ -41,7 +41,7 @@ func BenchmarkSnapshot1M(b *testing.B) {
 			b.Fatal(err)
 		}
 		written := time.Since(start) - copied
-		e := New(cluster.New(cluster.Config{}), s.e.config)
+		e := New(router.New(router.Config{}), s.e.config)
 		start = time.Now()
 		cpu := cpuTime()
 		st, err := e.Load(path)

@@ -1,6 +1,9 @@
 package commands
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // command describes one Redis command: how to check it, how COMMAND
 // reports it, and what runs it.
@@ -21,6 +24,9 @@ type command struct {
 }
 
 func (c *command) fullName() string { return c.name }
+
+// hasFlag reports whether Redis flags the command so ("write", "denyoom"...).
+func (c *command) hasFlag(flag string) bool { return slices.Contains(c.flags, flag) }
 
 // table holds every command; each cmd_*.go file registers its own in
 // init, and nothing changes it afterwards.

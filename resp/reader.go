@@ -167,7 +167,7 @@ func (r *Reader) readInline() ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	words, ok := splitArgs(line)
+	words, ok := SplitArgs(line)
 	if !ok {
 		return nil, ProtocolError("unbalanced quotes in request")
 	}

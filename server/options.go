@@ -4,12 +4,15 @@ package server
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"geoshard/resp"
 )
 
 // Options are the directives the server starts with.
@@ -286,66 +289,23 @@ func (o *Options) loadFile(path string) error {
 	return nil
 }
 
-// splitLine splits a config line into words as Redis's sdssplitargs does:
-// blanks separate words, "double quotes" take \-escapes, 'single quotes'
-// do not, and a line starting with # is a comment.
+// splitLine splits a config line into words as Redis's config loader
+// does: blank lines and lines starting with # say nothing, the rest goes
+// through the same sdssplitargs as an inline command.
 func splitLine(line string) ([]string, error) {
-	var words []string
-	i := 0
-	for {
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
-			i++
-		}
-		if i == len(line) || (len(words) == 0 && line[i] == '#') {
-			return words, nil
-		}
-		var w strings.Builder
-		switch q := line[i]; q {
-		case '"', '\'':
-			i++
-			closed := false
-			for i < len(line) && !closed {
-				switch ch := line[i]; {
-				case ch == q:
-					closed = true
-				case ch == '\\' && q == '"' && i+1 < len(line):
-					i++
-					w.WriteByte(unescape(line[i]))
-				case ch == '\\' && q == '\'' && i+1 < len(line) && line[i+1] == '\'':
-					i++
-					w.WriteByte('\'')
-				default:
-					w.WriteByte(ch)
-				}
-				i++
-			}
-			if !closed || (i < len(line) && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') {
-				return nil, fmt.Errorf("unbalanced quotes in configuration line")
-			}
-		default:
-			for i < len(line) && line[i] != ' ' && line[i] != '\t' && line[i] != '\r' {
-				w.WriteByte(line[i])
-				i++
-			}
-		}
-		words = append(words, w.String())
+	line = strings.Trim(line, " \t\r\n")
+	if line == "" || line[0] == '#' {
+		return nil, nil
 	}
-}
-
-func unescape(c byte) byte {
-	switch c {
-	case 'n':
-		return '\n'
-	case 'r':
-		return '\r'
-	case 't':
-		return '\t'
-	case 'b':
-		return '\b'
-	case 'a':
-		return '\a'
+	args, ok := resp.SplitArgs([]byte(line))
+	if !ok {
+		return nil, errors.New("unbalanced quotes in configuration line")
 	}
-	return c
+	words := make([]string, len(args))
+	for i, a := range args {
+		words[i] = string(a)
+	}
+	return words, nil
 }
 
 // quoteWord writes a value so that splitLine reads it back unchanged.

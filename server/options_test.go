@@ -25,6 +25,7 @@ func TestSplitLine(t *testing.T) {
 		{`requirepass "open`, nil, true},
 		{`requirepass "a"b`, nil, true},
 		{"requirepass a#b", []string{"requirepass", "a#b"}, false},
+		{`dbfilename "d\x41"`, []string{"dbfilename", "dA"}, false}, // Redis reads \xHH too
 	}
 	for _, c := range cases {
 		got, err := splitLine(c.line)

@@ -1,10 +1,10 @@
 package resp
 
-// splitArgs splits an inline command the way Redis's sdssplitargs does:
+// SplitArgs splits an inline command or a config line the way Redis's sdssplitargs does:
 // words separated by blanks, "double quotes" with \n \r \t \b \a \\ \" and
 // \xHH escapes, 'single quotes' with only \' escaped. A closing quote must
 // be followed by a blank or the end of the line.
-func splitArgs(line []byte) ([][]byte, bool) {
+func SplitArgs(line []byte) ([][]byte, bool) {
 	var words [][]byte
 	i := 0
 	for {
