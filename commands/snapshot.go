@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"geoshard/cluster"
+	"geoshard/router"
 	"geoshard/shard"
 	"geoshard/snapshot"
 )
@@ -349,14 +349,14 @@ func (e *Engine) Load(path string) (LoadStats, error) {
 // in parallel and builds each shard's index in one sorted pass.
 func (e *Engine) load(r *snapshot.Reader, st *LoadStats) error {
 	var key shard.Key
-	var members []cluster.Saved
+	var members []router.Saved
 	flush := func() {
 		e.Router().RestoreKey(key, members)
 		members = members[:0]
 	}
 	err := e.decode(r, st, flush, func(k shard.Key, m memberView) {
 		key = k
-		members = append(members, cluster.Saved{Member: m.name, Score: m.score, Stamp: m.stamp})
+		members = append(members, router.Saved{Member: m.name, Score: m.score, Stamp: m.stamp})
 	})
 	flush()
 	return err
