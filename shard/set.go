@@ -71,16 +71,43 @@ func (s *set) get(member string) (*item, bool) {
 
 func (s *set) put(e Entry) (old Entry, existed bool) {
 	if at, ok := s.names.find(e.Member); ok {
-		it := &s.items[at]
-		old = it.entry()
-		if it.score != e.Score {
-			s.unindex(at)
-			it.score = e.Score
-			s.index(at)
-		}
-		it.stamp = e.Stamp
+		old = s.items[at].entry()
+		s.move(at, e)
 		return old, true
 	}
+	s.insert(e)
+	return Entry{}, false
+}
+
+// putAt is put for a member last seen at slab slot hint-1 (0: not
+// seen): while the slot still holds the member the name index is not
+// consulted. A free slot's name is "", so that one name always looks up.
+// It returns whether the member was there and its slot plus one.
+func (s *set) putAt(e Entry, hint uint32) (existed bool, next uint32) {
+	if hint != 0 && e.Member != "" && int(hint) <= len(s.items) && s.items[hint-1].member == e.Member {
+		s.move(hint-1, e)
+		return true, hint
+	}
+	if at, ok := s.names.find(e.Member); ok {
+		s.move(at, e)
+		return true, at + 1
+	}
+	return false, s.insert(e) + 1
+}
+
+// move rewrites the item at a slot with e's score and stamp.
+func (s *set) move(at uint32, e Entry) {
+	it := &s.items[at]
+	if it.score != e.Score {
+		s.unindex(at)
+		it.score = e.Score
+		s.index(at)
+	}
+	it.stamp = e.Stamp
+}
+
+// insert adds a member that is not in the set and returns its slot.
+func (s *set) insert(e Entry) uint32 {
 	var at uint32
 	if n := len(s.free); n > 0 {
 		at = s.free[n-1]
@@ -92,7 +119,7 @@ func (s *set) put(e Entry) (old Entry, existed bool) {
 	s.items[at] = item{member: e.Member, score: e.Score, stamp: e.Stamp}
 	s.names.insert(at)
 	s.index(at)
-	return Entry{}, false
+	return at
 }
 
 func (s *set) index(at uint32) { s.byScore.Set(ref{s.items[at].score, at}) }
