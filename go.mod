@@ -3,6 +3,7 @@ module geoshard
 go 1.26.0
 
 require (
+	github.com/mmcloughlin/geohash v0.10.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.74.0
