@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/tidwall/redcon"
 )
 
 // The tool speaks RESP itself instead of using go-redis: a load generator
@@ -14,27 +16,15 @@ import (
 // are appended into one reused buffer, and replies are walked without
 // building values: only their shape (array length, error text) is kept.
 
-func appendArrayHeader(b []byte, n int) []byte {
-	b = append(b, '*')
-	b = strconv.AppendInt(b, int64(n), 10)
-	return append(b, '\r', '\n')
-}
+// The request framing is github.com/tidwall/redcon's appenders (the part
+// of redcon this project uses: its server side is not Redis's protocol to
+// the byte, see the README's dependencies).
 
-func appendBulk(b []byte, s string) []byte {
-	b = append(b, '$')
-	b = strconv.AppendInt(b, int64(len(s)), 10)
-	b = append(b, '\r', '\n')
-	b = append(b, s...)
-	return append(b, '\r', '\n')
-}
+func appendArrayHeader(b []byte, n int) []byte { return redcon.AppendArray(b, n) }
 
-func appendBulkBytes(b, s []byte) []byte {
-	b = append(b, '$')
-	b = strconv.AppendInt(b, int64(len(s)), 10)
-	b = append(b, '\r', '\n')
-	b = append(b, s...)
-	return append(b, '\r', '\n')
-}
+func appendBulk(b []byte, s string) []byte { return redcon.AppendBulkString(b, s) }
+
+func appendBulkBytes(b, s []byte) []byte { return redcon.AppendBulk(b, s) }
 
 // appendBulkCoord writes a coordinate with 6 decimals (about 0.1 m), the
 // precision a GPS ping carries.
