@@ -19,9 +19,10 @@ import (
 // ten times a second) would not answer the call that the first node
 // waits for, and the other way round: a deadlock between nodes.
 type bus struct {
-	r   *Router
-	ln  net.Listener
-	log *slog.Logger
+	serve func(args [][]byte, w Replier) // the node's ServeInternal
+	write time.Duration                  // bound on writing one reply
+	ln    net.Listener
+	log   *slog.Logger
 
 	mu    sync.Mutex
 	conns map[net.Conn]struct{}
@@ -32,12 +33,15 @@ type bus struct {
 // go-redis pools on the other side dial again when needed.
 const busIdle = 5 * time.Minute
 
-func startBus(r *Router, addr string, log *slog.Logger) (*bus, error) {
+// busWrite bounds the write of one reply to a peer that stopped reading.
+const busWrite = 10 * time.Second
+
+func startBus(serve func([][]byte, Replier), addr string, log *slog.Logger) (*bus, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	b := &bus{r: r, ln: ln, log: log, conns: map[net.Conn]struct{}{}}
+	b := &bus{serve: serve, write: busWrite, ln: ln, log: log, conns: map[net.Conn]struct{}{}}
 	b.wg.Add(1)
 	go b.accept()
 	return b, nil
@@ -59,13 +63,13 @@ func (b *bus) accept() {
 		b.conns[nc] = struct{}{}
 		b.mu.Unlock()
 		b.wg.Add(1)
-		go b.serve(nc)
+		go b.conn(nc)
 	}
 }
 
-// serve answers one peer connection, writing replies whenever the peer
+// conn answers one peer connection, writing replies whenever the peer
 // has no more commands in flight (go-redis pipelines several).
-func (b *bus) serve(nc net.Conn) {
+func (b *bus) conn(nc net.Conn) {
 	defer b.wg.Done()
 	defer func() {
 		b.mu.Lock()
@@ -91,13 +95,17 @@ func (b *bus) serve(nc net.Conn) {
 		case len(args) < 4 || !strings.EqualFold(string(args[0]), "geoshard"):
 			w.Error("ERR the cluster bus only answers GEOSHARD commands")
 		default:
-			b.r.ServeInternal(args, &w)
+			b.serve(args, &w)
 		}
+		// The deadline is set before every write, not only before a flush:
+		// a reply bigger than the buffer goes straight to the socket, and
+		// under a deadline left from the last flush (long past after an
+		// idle spell) it was cut, which the peer read as EOF.
+		nc.SetWriteDeadline(time.Now().Add(b.write))
 		if _, err := bw.Write(w.Buf); err != nil {
 			return
 		}
 		if rd.Buffered() == 0 {
-			nc.SetWriteDeadline(time.Now().Add(10 * time.Second))
 			if err := bw.Flush(); err != nil {
 				return
 			}

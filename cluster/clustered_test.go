@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -13,6 +14,7 @@ import (
 
 	"geoshard/cluster/etcdtest"
 	"geoshard/geo"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -22,8 +24,8 @@ func TestClusterRouting(t *testing.T) {
 	etcd := etcdtest.Start(t)
 	nodes := startNodes(t, etcd.Endpoint, "a", "b", "c")
 	settled(t, nodes, "a", "b", "c")
-	routers := []*Router{nodes["a"].r, nodes["b"].r, nodes["c"].r}
-	single := New(Config{PositionTTL: time.Minute})
+	routers := []*router.Router{nodes["a"].r, nodes["b"].r, nodes["c"].r}
+	single := router.New(router.Config{PositionTTL: time.Minute})
 
 	rng := rand.New(rand.NewPCG(3, 3))
 	key := shard.Key{Name: "drivers"}
@@ -33,8 +35,8 @@ func TestClusterRouting(t *testing.T) {
 		m := fmt.Sprintf("d%d", rng.IntN(300))
 		lon, lat := -179+rng.Float64()*358, -80+rng.Float64()*160
 		score := geo.Encode(lon, lat)
-		a1, c1 := single.Add(key, m, score, AddFlags{})
-		a2, c2 := routers[i%3].Add(key, m, score, AddFlags{})
+		a1, c1 := single.Add(key, m, score, router.AddFlags{})
+		a2, c2 := routers[i%3].Add(key, m, score, router.AddFlags{})
 		if a1 != a2 || c1 != c2 {
 			t.Fatalf("write %d of %s through node %d: added/changed %v/%v, single node %v/%v", i, m, i%3, a2, c2, a1, c1)
 		}
@@ -102,7 +104,7 @@ func TestClusterConcurrent(t *testing.T) {
 	etcd := etcdtest.Start(t)
 	nodes := startNodes(t, etcd.Endpoint, "a", "b", "c")
 	settled(t, nodes, "a", "b", "c")
-	routers := []*Router{nodes["a"].r, nodes["b"].r, nodes["c"].r}
+	routers := []*router.Router{nodes["a"].r, nodes["b"].r, nodes["c"].r}
 	var wg sync.WaitGroup
 	for w := 0; w < 6; w++ {
 		wg.Add(1)
@@ -118,7 +120,7 @@ func TestClusterConcurrent(t *testing.T) {
 				case 3:
 					r.Score(drivers, m)
 				default:
-					r.Add(drivers, m, geo.Encode(-179+rng.Float64()*358, -80+rng.Float64()*160), AddFlags{})
+					r.Add(drivers, m, geo.Encode(-179+rng.Float64()*358, -80+rng.Float64()*160), router.AddFlags{})
 				}
 			}
 		}()
@@ -166,7 +168,20 @@ func TestLeaseLost(t *testing.T) {
 		t.Fatal("b did not register again after losing its lease")
 	}
 	settled(t, nodes, "a", "b")
-	if !nodes["b"].r.cl.owner.Load() {
+	if !nodes["b"].owner.Load() {
 		t.Error("b registered again but does not act as owner")
 	}
+}
+
+var (
+	drivers    = shard.Key{Name: "drivers"}
+	everything = [2]router.Bound{{Score: math.Inf(-1)}, {Score: math.Inf(1)}}
+)
+
+func names(hits []shard.Hit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = fmt.Sprintf("%s@%.4f", h.Member, h.Dist)
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"geoshard/geo"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -24,18 +25,15 @@ type Replier interface {
 // version args... It is refused without the cluster password, by a node that has
 // lost its lease, and when the sender's table version differs from ours
 // (after one refresh, in case ours is the stale one).
-func (r *Router) ServeInternal(args [][]byte, w Replier) {
+func (n *Node) ServeInternal(args [][]byte, w Replier) {
+	r := n.r
 	name := "geoshard." + strings.ToLower(string(args[1]))
 	args = args[1:]
-	if r.cl == nil {
-		w.Error("ERR " + name + ": this node is not in cluster mode")
-		return
-	}
-	if subtle.ConstantTimeCompare(args[1], []byte(r.cl.pass)) != 1 {
+	if subtle.ConstantTimeCompare(args[1], []byte(n.cfg.Password)) != 1 {
 		w.Error("ERR " + name + ": wrong cluster password")
 		return
 	}
-	if !r.cl.owner.Load() {
+	if !n.owner.Load() {
 		w.Error(errNotOwnerPrefix + " this node has no lease")
 		return
 	}
@@ -44,12 +42,12 @@ func (r *Router) ServeInternal(args [][]byte, w Replier) {
 		w.Error("ERR " + name + ": bad table version")
 		return
 	}
-	t := r.cl.table.Load()
+	t := n.table.Load()
 	if ver > t.Version {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		r.cl.refresh(ctx)
+		n.refresh(ctx)
 		cancel()
-		t = r.cl.table.Load()
+		t = n.table.Load()
 	}
 	if ver != t.Version {
 		w.Error(errVersionPrefix + " table version " + itoa(t.Version) + ", request " + itoa(ver))
@@ -58,15 +56,15 @@ func (r *Router) ServeInternal(args [][]byte, w Replier) {
 	p := &parser{args: args[3:]}
 	switch name {
 	case "geoshard.put":
-		r.internalPut(t, p, w)
+		internalPut(r, t, p, w)
 	case "geoshard.del":
-		r.internalDel(t, p, w)
+		internalDel(r, t, p, w)
 	case "geoshard.get":
-		r.internalGet(t, p, w)
+		internalGet(r, t, p, w)
 	case "geoshard.search", "geoshard.nearest":
-		r.internalSearch(t, p, w, name == "geoshard.nearest")
+		internalSearch(r, t, p, w, name == "geoshard.nearest")
 	case "geoshard.range":
-		r.internalRange(t, p, w)
+		internalRange(r, t, p, w)
 	case "geoshard.owner":
 		k := p.key()
 		member := p.str()
@@ -76,7 +74,7 @@ func (r *Router) ServeInternal(args [][]byte, w Replier) {
 			p.fail("bad shard " + itoa(id))
 		}
 		if p.ok(w) {
-			r.cacheOwner(k, member, slot{shard: shard.ID(id), score: score, stamp: stamp})
+			r.CacheOwner(k, member, router.Copy{Shard: shard.ID(id), Score: score, Stamp: stamp})
 			w.Int(1)
 		}
 	case "geoshard.drop":
@@ -179,13 +177,36 @@ func (p *parser) rest(t *Table) []shard.ID {
 
 func (p *parser) search() *geo.Search {
 	lon, lat := p.float(), p.float()
-	box := p.str() == "1"
-	sh := geo.Shape{Box: box, Radius: p.float(), Width: p.float(), Height: p.float(), Unit: p.float()}
-	if p.bad != "" || !geo.Valid(lon, lat) {
+	kind := p.str()
+	sh := geo.Shape{Box: kind == "1", Radius: p.float(), Width: p.float(), Height: p.float(), Unit: p.float()}
+	if kind == "2" {
+		sh.Polygon = p.polygon()
+	}
+	if p.bad != "" || !geo.Valid(lon, lat) && sh.Polygon == nil {
 		p.fail("bad search")
 		return nil
 	}
 	return geo.NewSearch(lon, lat, sh)
+}
+
+// polygon reads a vertex count and the vertices of a BYPOLYGON search.
+func (p *parser) polygon() *geo.Polygon {
+	n := p.int()
+	if n < 3 || n > int64(len(p.args))/2 {
+		p.fail("bad polygon")
+		return nil
+	}
+	coords := make([]float64, 2*n)
+	for i := range coords {
+		coords[i] = p.float()
+	}
+	for i := 0; i < len(coords); i += 2 {
+		if !geo.Valid(coords[i], coords[i+1]) {
+			p.fail("bad polygon")
+			return nil
+		}
+	}
+	return geo.NewPolygon(coords)
 }
 
 // ok reports whether every word parsed, else answers the error.
@@ -201,61 +222,46 @@ func (p *parser) ok(w Replier) bool {
 	return false
 }
 
-func (r *Router) internalPut(t *Table, p *parser, w Replier) {
+func internalPut(r *router.Router, t *Table, p *parser, w Replier) {
 	id := p.shard(t)
 	k := p.key()
 	member, score, stamp := p.str(), p.float(), p.int()
 	if !p.ok(w) {
 		return
 	}
-	r.shards[id].Put(k, shard.NewEntry(member, score, stamp))
-	r.stats.Shards[id].Writes.Add(1)
-	r.cacheOwner(k, member, slot{shard: id, score: score, stamp: stamp})
+	r.PutLocal(id, k, shard.NewEntry(member, score, stamp))
 	w.Int(1)
 }
 
-func (r *Router) internalDel(t *Table, p *parser, w Replier) {
+func internalDel(r *router.Router, t *Table, p *parser, w Replier) {
 	k := p.key()
 	member, notAfter := p.str(), p.int()
 	ids := p.rest(t)
 	if !p.ok(w) {
 		return
 	}
-	var newest int64
-	for _, id := range ids {
-		if e, ok := r.shards[id].Delete(k, member, notAfter); ok {
-			newest = max(newest, e.Stamp)
-		}
-	}
-	r.uncacheOwner(k, member, notAfter)
-	w.Int(newest)
+	w.Int(r.DelLocal(ids, k, member, notAfter))
 }
 
-func (r *Router) internalGet(t *Table, p *parser, w Replier) {
+func internalGet(r *router.Router, t *Table, p *parser, w Replier) {
 	k := p.key()
 	member, cut := p.str(), p.int()
 	ids := p.rest(t)
 	if !p.ok(w) {
 		return
 	}
-	var best shard.Entry
-	bestID, found := shard.ID(0), false
-	for _, id := range ids {
-		if e, ok := r.shards[id].Get(k, member); ok && e.Stamp >= cut && (!found || e.Stamp > best.Stamp) {
-			best, bestID, found = e, id, true
-		}
-	}
+	c, found := r.GetLocal(ids, k, member, cut)
 	if !found {
 		w.Array(0)
 		return
 	}
 	w.Array(3)
-	w.BulkString(itoa(int64(bestID)))
-	w.BulkString(ftoa(best.Score))
-	w.BulkString(itoa(best.Stamp))
+	w.BulkString(itoa(int64(c.Shard)))
+	w.BulkString(ftoa(c.Score))
+	w.BulkString(itoa(c.Stamp))
 }
 
-func (r *Router) internalSearch(t *Table, p *parser, w Replier, nearest bool) {
+func internalSearch(r *router.Router, t *Table, p *parser, w Replier, nearest bool) {
 	id := p.shard(t)
 	k := p.key()
 	cut, n := p.int(), p.int()
@@ -263,15 +269,7 @@ func (r *Router) internalSearch(t *Table, p *parser, w Replier, nearest bool) {
 	if !p.ok(w) {
 		return
 	}
-	r.stats.Shards[id].Searches.Add(1)
-	r.wait(id)
-	var hits []shard.Hit
-	complete := false
-	if nearest {
-		hits, complete = r.shards[id].Nearest(k, q, cut, int(n), nil)
-	} else {
-		hits = r.shards[id].Search(k, q, cut, int(n), nil)
-	}
+	hits, complete := r.SearchLocal(id, k, q, cut, int(n), nearest)
 	words := 5 * len(hits)
 	if nearest {
 		w.Array(words + 1)
@@ -288,13 +286,13 @@ func (r *Router) internalSearch(t *Table, p *parser, w Replier, nearest bool) {
 	}
 }
 
-func (r *Router) internalRange(t *Table, p *parser, w Replier) {
+func internalRange(r *router.Router, t *Table, p *parser, w Replier) {
 	k := p.key()
 	cut := p.int()
 	rev := p.str() == "1"
 	want := p.int()
-	min := Bound{Score: p.float(), Exclusive: p.str() == "1"}
-	max := Bound{Score: p.float(), Exclusive: p.str() == "1"}
+	min := router.Bound{Score: p.float(), Exclusive: p.str() == "1"}
+	max := router.Bound{Score: p.float(), Exclusive: p.str() == "1"}
 	ids := p.rest(t)
 	if !p.ok(w) {
 		return
@@ -302,7 +300,7 @@ func (r *Router) internalRange(t *Table, p *parser, w Replier) {
 	if want <= 0 || want > math.MaxInt32 {
 		want = math.MaxInt
 	}
-	es, truncated := r.scanLocal(ids, k, min, max, rev, cut, int(want))
+	es, truncated := r.ScanLocal(ids, k, min, max, rev, cut, int(want))
 	w.Array(1 + 3*len(es))
 	w.BulkString(boolArg(truncated))
 	for _, e := range es {

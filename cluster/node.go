@@ -16,6 +16,8 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
 	"go.uber.org/zap"
+
+	"geoshard/router"
 )
 
 // NodeConfig makes a router one node of a cluster coordinated by etcd.
@@ -31,7 +33,7 @@ type NodeConfig struct {
 	Rebalance   time.Duration // pause between rebalancing steps; 0: 2 s
 	MaxMoves    int           // shards a rebalancing step may move; 0: 2
 	CallTimeout time.Duration // per remote call other than searches; 0: 1 s
-	Logger      *slog.Logger
+	Logger      *slog.Logger  // nil: slog's default
 }
 
 // assignment is what the elected node publishes: which node owns each
@@ -44,9 +46,10 @@ type assignment struct {
 
 // Node is this process's membership in a cluster: it keeps its lease
 // alive, takes part in the election, watches membership and assignment,
-// and swaps the router's routing table on every change.
+// and swaps the routing table on every change. It is the router's
+// router.Remote: the router asks it where a shard is served.
 type Node struct {
-	r      *Router
+	r      *router.Router
 	cfg    NodeConfig
 	cli    *clientv3.Client
 	log    *slog.Logger
@@ -60,6 +63,8 @@ type Node struct {
 	peers   map[string]*peer // by node id
 	changed chan struct{}    // pinged on every change, for the leader
 
+	table      atomic.Pointer[Table] // the routing in force
+	owner      atomic.Bool           // registered under a live lease
 	etcdOK     atomic.Bool
 	leader     atomic.Bool
 	registered atomic.Int64 // unix ns of the last registration
@@ -83,7 +88,7 @@ func (n *Node) electionKey() string   { return n.prefix + "election" }
 // StartNode joins the cluster: it switches the router to cluster mode,
 // registers under a lease, reads the current assignment and keeps
 // everything current in the background until Close.
-func StartNode(r *Router, cfg NodeConfig) (*Node, error) {
+func StartNode(r *router.Router, cfg NodeConfig) (*Node, error) {
 	switch {
 	case len(cfg.Endpoints) == 0:
 		return nil, errors.New("cluster: no etcd endpoint")
@@ -106,8 +111,11 @@ func StartNode(r *Router, cfg NodeConfig) (*Node, error) {
 	if cfg.MaxMoves <= 0 {
 		cfg.MaxMoves = 2
 	}
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = time.Second
+	}
 	if cfg.Logger == nil {
-		cfg.Logger = r.log
+		cfg.Logger = slog.Default()
 	}
 	cli, err := clientv3.New(clientv3.Config{
 		Endpoints:            cfg.Endpoints,
@@ -126,18 +134,21 @@ func StartNode(r *Router, cfg NodeConfig) (*Node, error) {
 		}
 		cfg.Bus = net.JoinHostPort(host, "0")
 	}
-	b, err := startBus(r, cfg.Bus, cfg.Logger)
-	if err != nil {
-		cli.Close()
-		return nil, fmt.Errorf("cluster: bus: %w", err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
-	n := &Node{bus: b, r: r, cfg: cfg, cli: cli, log: cfg.Logger.With("node", cfg.ID),
+	n := &Node{r: r, cfg: cfg, cli: cli, log: cfg.Logger.With("node", cfg.ID),
 		prefix:  "/geoshard/" + cfg.Cluster + "/",
 		members: map[string]string{}, peers: map[string]*peer{},
 		changed: make(chan struct{}, 1), cancel: cancel}
-	r.enableCluster(ClusterConfig{Password: cfg.Password, Timeout: cfg.CallTimeout}, cfg.ID, n.refresh)
-	r.cl.status = n.Status
+	// Until the first assignment arrives no shard is served anywhere.
+	n.table.Store(newTable(0, cfg.ID, make([]string, r.ShardCount()), nil, cfg.Password))
+	b, err := startBus(n.ServeInternal, cfg.Bus, cfg.Logger)
+	if err != nil {
+		cancel()
+		cli.Close()
+		return nil, fmt.Errorf("cluster: bus: %w", err)
+	}
+	n.bus = b
+	r.SetRemote(n)
 	first, cancelFirst := context.WithTimeout(ctx, 5*time.Second)
 	defer cancelFirst()
 	if err := n.load(first); err != nil {
@@ -189,7 +200,7 @@ func (n *Node) membership(ctx context.Context) {
 			}
 			continue
 		}
-		n.r.cl.owner.Store(true)
+		n.owner.Store(true)
 		n.etcdOK.Store(true)
 		n.registered.Store(time.Now().UnixNano())
 		n.log.Info("cluster: registered", "lease_ttl_s", ttl, "advertise", n.cfg.Advertise)
@@ -221,7 +232,7 @@ func (n *Node) membership(ctx context.Context) {
 		_, err = n.cli.Get(cctx, n.assignmentKey())
 		cancel()
 		if err == nil {
-			n.r.cl.owner.Store(false)
+			n.owner.Store(false)
 			n.log.Warn("cluster: lease lost; not acting as owner until registered again")
 		} else {
 			n.etcdDown("lease keep-alive failed", err)
@@ -232,7 +243,7 @@ func (n *Node) membership(ctx context.Context) {
 func (n *Node) etcdDown(what string, err error) {
 	if n.etcdOK.Swap(false) {
 		n.log.Warn("cluster: etcd unreachable, serving with the last map", "what", what, "err", err,
-			"table_version", n.r.Table().Version)
+			"table_version", n.Table().Version)
 	}
 }
 
@@ -274,7 +285,7 @@ func (n *Node) lead(ctx context.Context, sess *concurrency.Session) {
 // transaction fails if the assignment changed meanwhile or this node is no
 // longer the elected one. It reports whether a rebalancing move was made.
 func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
-	m := n.r.regions
+	m := n.r.Regions()
 	n.mu.Lock()
 	cur := make([]string, m.Len())
 	for i := range cur {
@@ -416,9 +427,9 @@ func (n *Node) applyKV(key string, val []byte, modRev int64, deleted bool) {
 			n.log.Error("cluster: bad assignment in etcd", "err", err)
 			return
 		}
-		if a.Regions != n.r.regions.Version() {
+		if a.Regions != n.r.Regions().Version() {
 			n.log.Error("cluster: assignment is for another region map", "theirs", a.Regions,
-				"ours", n.r.regions.Version())
+				"ours", n.r.Regions().Version())
 		}
 		n.assign, n.modRev = a, modRev
 	}
@@ -427,7 +438,7 @@ func (n *Node) applyKV(key string, val []byte, modRev int64, deleted bool) {
 // swapTable builds the routing table from the state and puts it in force;
 // the caller holds n.mu.
 func (n *Node) swapTable() {
-	m := n.r.regions
+	m := n.r.Regions()
 	owners := make([]string, m.Len())
 	for i := range owners {
 		owners[i] = n.assign.Owners[m.Name(shardID(i))]
@@ -442,7 +453,7 @@ func (n *Node) swapTable() {
 			if p != nil {
 				p.close()
 			}
-			p = newPeer(id, addr, n.r.cl.timeout)
+			p = newPeer(id, addr, n.cfg.CallTimeout)
 			n.peers[id] = p
 		}
 		live[id] = p
@@ -453,13 +464,13 @@ func (n *Node) swapTable() {
 			delete(n.peers, id)
 		}
 	}
-	old := n.r.Table()
-	t := newTable(n.assign.Version, n.cfg.ID, owners, live)
-	n.r.setTable(t)
+	old := n.Table()
+	t := newTable(n.assign.Version, n.cfg.ID, owners, live, n.cfg.Password)
+	n.table.Store(t)
 	cut := time.Now().UnixNano()
 	for i := range owners {
 		if id := shardID(i); old != nil && old.Local(id) != t.Local(id) {
-			go n.r.clearShard(id, cut)
+			go n.r.ClearShard(id, cut)
 		}
 	}
 	if old == nil || old.Version != t.Version || old.DownShards() != t.DownShards() || len(old.nodes) != len(t.nodes) {
@@ -473,35 +484,32 @@ func (n *Node) swapTable() {
 	}
 }
 
-// Status is what INFO's # Cluster section reports.
-type Status struct {
-	NodeID       string
-	Advertise    string
-	Leader       bool
-	EtcdOK       bool // the last etcd call succeeded
-	Owner        bool // registered under a live lease
-	Members      int
-	TableVersion int64
-	LocalShards  int
-	DownShards   int
-	TableAge     time.Duration // since the table last changed
-	RemoteErrors int64
-}
-
 // Status reports the node's view of the cluster.
-func (n *Node) Status() Status {
+func (n *Node) Status() router.Status {
 	n.mu.Lock()
 	members := len(n.members)
 	n.mu.Unlock()
-	t := n.r.Table()
-	return Status{
+	t := n.Table()
+	return router.Status{
 		NodeID: n.cfg.ID, Advertise: n.cfg.Advertise, Leader: n.leader.Load(), EtcdOK: n.etcdOK.Load(),
-		Owner: n.r.cl.owner.Load(), Members: members, TableVersion: t.Version,
+		Owner: n.owner.Load(), Members: members, TableVersion: t.Version,
 		LocalShards: t.LocalShards(), DownShards: t.DownShards(),
 		TableAge:     time.Duration(time.Now().UnixNano() - n.tableAt.Load()),
 		RemoteErrors: n.r.RemoteErrors(),
 	}
 }
+
+// Table returns the routing table in force.
+func (n *Node) Table() *Table { return n.table.Load() }
+
+// View is the router.Remote side of the table.
+func (n *Node) View() router.View { return n.table.Load() }
+
+// Refresh re-reads the assignment now.
+func (n *Node) Refresh(ctx context.Context) { n.refresh(ctx) }
+
+// CallTimeout bounds a remote call other than a search.
+func (n *Node) CallTimeout() time.Duration { return n.cfg.CallTimeout }
 
 func sleep(ctx context.Context, d time.Duration) {
 	t := time.NewTimer(d)

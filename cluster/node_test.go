@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"geoshard/cluster/etcdtest"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -13,7 +14,7 @@ func startNodes(t *testing.T, endpoint string, ids ...string) map[string]*Node {
 	t.Helper()
 	nodes := map[string]*Node{}
 	for i, id := range ids {
-		r := New(Config{PositionTTL: time.Minute})
+		r := router.New(router.Config{PositionTTL: time.Minute})
 		n, err := StartNode(r, NodeConfig{Endpoints: []string{endpoint}, Cluster: "t", ID: id,
 			Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i), Password: "pw",
 			LeaseTTL: time.Second, Rebalance: 100 * time.Millisecond})
@@ -35,7 +36,7 @@ func settled(t *testing.T, nodes map[string]*Node, want ...string) *Table {
 		var first *Table
 		ok := true
 		for _, id := range want {
-			tb := nodes[id].r.Table()
+			tb := nodes[id].Table()
 			if first == nil {
 				first = tb
 			}
@@ -86,13 +87,13 @@ func TestNodesAssignAndReassign(t *testing.T) {
 			t.Errorf("shard %d moved from live node %s to %s", i, o, tb2.Owner[i])
 		}
 	}
-	if !nodes["a"].r.Table().Local(shard.ID(indexOf(tb2.Owner, "a"))) {
+	if !nodes["a"].Table().Local(shard.ID(indexOf(tb2.Owner, "a"))) {
 		t.Errorf("a's table does not mark its own shard local")
 	}
 }
 
 func TestStartNodeNeedsPositionTTL(t *testing.T) {
-	r := New(Config{})
+	r := router.New(router.Config{})
 	if _, err := StartNode(r, NodeConfig{Endpoints: []string{"127.0.0.1:1"}, ID: "a", Advertise: "x:1"}); err == nil {
 		t.Fatal("cluster mode started with position-ttl 0")
 	}

@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"geoshard/geo"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -40,23 +43,20 @@ func newPeer(id, addr string, timeout time.Duration) *peer {
 		WriteTimeout:          timeout,
 		ContextTimeoutEnabled: true,
 		PoolSize:              32,
+		// Connections are dropped here before the bus drops them there,
+		// so a call never picks one the other side has closed.
+		ConnMaxIdleTime: busIdle / 2,
 	})}
 }
 
 func (p *peer) close() { p.c.Close() }
 
 // Errors internal commands answer with; the router refreshes its table on
-// the first and treats the second as a shard that is down.
+// the first (router.ErrStale) and treats the second as a shard that is down.
 const (
 	errVersionPrefix  = "GSVERSION"
 	errNotOwnerPrefix = "GSNOTOWNER"
 )
-
-var errShardDown = errors.New("shard has no live owner")
-
-func isVersionErr(err error) bool {
-	return err != nil && strings.HasPrefix(err.Error(), errVersionPrefix)
-}
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 func itoa(n int64) string   { return strconv.FormatInt(n, 10) }
@@ -68,19 +68,49 @@ func (p *peer) do(ctx context.Context, pass string, ver int64, name string, args
 	full = append(full, parent, sub, pass, itoa(ver))
 	full = append(full, args...)
 	v, err := p.c.Do(ctx, full...).Result()
+	if brokenConn(err) && ctx.Err() == nil {
+		// A pooled connection the peer closed (or that broke) fails
+		// without the peer having done anything; every internal command
+		// is idempotent, so it goes once more, on a fresh connection.
+		v, err = p.c.Do(ctx, full...).Result()
+	}
+	if err != nil && strings.HasPrefix(err.Error(), errVersionPrefix) {
+		return nil, fmt.Errorf("node %s (%s) %s: %w: %w", p.id, p.addr, name, router.ErrStale, err)
+	}
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return nil, fmt.Errorf("node %s (%s) %s: %w", p.id, p.addr, name, err)
 	}
 	return v, nil
 }
 
+// brokenConn reports an error of the connection itself rather than of
+// the peer's answer or of a deadline.
+func brokenConn(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+}
+
+// searchArgs sends q's shape: kind 0 circle, 1 box, 2 polygon (then the
+// vertex count and the vertices).
 func searchArgs(q *geo.Search) []any {
-	box := "0"
+	kind := "0"
 	if q.Shape.Box {
-		box = "1"
+		kind = "1"
 	}
-	return []any{ftoa(q.Lon), ftoa(q.Lat), box, ftoa(q.Shape.Radius), ftoa(q.Shape.Width),
+	p := q.Shape.Polygon
+	if p != nil {
+		kind = "2"
+	}
+	args := []any{ftoa(q.Lon), ftoa(q.Lat), kind, ftoa(q.Shape.Radius), ftoa(q.Shape.Width),
 		ftoa(q.Shape.Height), ftoa(q.Shape.Unit)}
+	if p != nil {
+		args = append(args, itoa(int64(p.Len())))
+		for i := range p.Len() {
+			lon, lat := p.Vertex(i)
+			args = append(args, ftoa(lon), ftoa(lat))
+		}
+	}
+	return args
 }
 
 // remoteSearch asks a node for one shard's hits of q.
@@ -132,32 +162,32 @@ func (p *peer) del(ctx context.Context, pass string, ver int64, ids []shard.ID, 
 }
 
 // get returns the newest copy of a member in the node's shards ids.
-func (p *peer) get(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key, member string, minStamp int64) (slot, bool, error) {
+func (p *peer) get(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key, member string, minStamp int64) (router.Copy, bool, error) {
 	args := []any{itoa(int64(k.DB)), k.Name, member, itoa(minStamp)}
 	for _, id := range ids {
 		args = append(args, itoa(int64(id)))
 	}
 	v, err := p.do(ctx, pass, ver, "GEOSHARD.GET", args...)
 	if err != nil {
-		return slot{}, false, err
+		return router.Copy{}, false, err
 	}
 	arr, _ := v.([]any)
 	if len(arr) != 3 {
-		return slot{}, false, nil
+		return router.Copy{}, false, nil
 	}
 	id, err1 := strconv.ParseUint(str(arr[0]), 10, 16)
 	score, err2 := strconv.ParseFloat(str(arr[1]), 64)
 	stamp, err3 := strconv.ParseInt(str(arr[2]), 10, 64)
 	if err := errors.Join(err1, err2, err3); err != nil {
-		return slot{}, false, fmt.Errorf("node %s: GEOSHARD.GET: %w", p.id, err)
+		return router.Copy{}, false, fmt.Errorf("node %s: GEOSHARD.GET: %w", p.id, err)
 	}
-	return slot{shard: shard.ID(id), score: score, stamp: stamp}, true, nil
+	return router.Copy{Shard: shard.ID(id), Score: score, Stamp: stamp}, true, nil
 }
 
 // scan returns, per shard of ids, up to want copies within [min, max] in
 // sorted-set order (reversed with rev), and whether some shard had more.
 func (p *peer) scan(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key,
-	min, max Bound, rev bool, minStamp int64, want int) ([]shard.Entry, bool, error) {
+	min, max router.Bound, rev bool, minStamp int64, want int) ([]shard.Entry, bool, error) {
 	args := []any{itoa(int64(k.DB)), k.Name, itoa(minStamp), boolArg(rev), itoa(int64(want)),
 		ftoa(min.Score), boolArg(min.Exclusive), ftoa(max.Score), boolArg(max.Exclusive)}
 	for _, id := range ids {
@@ -185,9 +215,9 @@ func (p *peer) scan(ctx context.Context, pass string, ver int64, ids []shard.ID,
 
 // owner tells a node where a member's copy now is, after a handoff, so
 // its owner cache does not send the next write's delete to the old shard.
-func (p *peer) owner(ctx context.Context, pass string, ver int64, k shard.Key, member string, s slot) error {
+func (p *peer) owner(ctx context.Context, pass string, ver int64, k shard.Key, member string, c router.Copy) error {
 	_, err := p.do(ctx, pass, ver, "GEOSHARD.OWNER", itoa(int64(k.DB)), k.Name, member,
-		itoa(int64(s.shard)), ftoa(s.score), itoa(s.stamp))
+		itoa(int64(c.Shard)), ftoa(c.Score), itoa(c.Stamp))
 	return err
 }
 

@@ -1,8 +1,8 @@
 package commands
 
 import (
-	"geoshard/cluster"
 	"geoshard/geo"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -33,7 +33,7 @@ func parseLonLat(lonArg, latArg []byte) (lon, lat float64, err string) {
 
 // geoadd: GEOADD key [NX|XX] [CH] lon lat member [lon lat member ...]
 func geoadd(e *Engine, c *Client, args [][]byte) {
-	var f cluster.AddFlags
+	var f router.AddFlags
 	ch := false
 	i := 2
 	for ; i < len(args); i++ {
@@ -73,7 +73,7 @@ triples:
 
 // addAll writes members with their scores, in order, as ZADD does, and
 // replies how many were added (with CH: added or changed).
-func (e *Engine) addAll(c *Client, k shard.Key, member func(j int) []byte, scores []float64, f cluster.AddFlags, ch bool) {
+func (e *Engine) addAll(c *Client, k shard.Key, member func(j int) []byte, scores []float64, f router.AddFlags, ch bool) {
 	n := 0
 	for j, score := range scores {
 		added, changed := e.Router().Add(k, string(member(j)), score, f)

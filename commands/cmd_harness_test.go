@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"geoshard/cluster"
+	"geoshard/router"
 )
 
 // session drives one client of a fresh engine, as a connection would.
@@ -25,7 +25,7 @@ func testEngine(t testing.TB) *Engine {
 	cfg := NewConfig()
 	dir := t.TempDir()
 	cfg.Add(&Setting{Name: "dir", Get: func() string { return dir }})
-	return New(cluster.New(cluster.Config{}), cfg)
+	return New(router.New(router.Config{}), cfg)
 }
 
 // another opens a second connection to the same engine.

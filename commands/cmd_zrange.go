@@ -3,8 +3,8 @@ package commands
 import (
 	"math"
 
-	"geoshard/cluster"
 	"geoshard/geo"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -41,7 +41,7 @@ type zrangeSpec struct {
 	withScores    bool
 	offset, limit int64
 	start, end    int64 // rangeRank
-	lo, hi        cluster.Bound
+	lo, hi        router.Bound
 	lex           lexRange
 }
 
@@ -134,9 +134,9 @@ func (sp *zrangeSpec) parseRange(minArg, maxArg []byte) string {
 }
 
 // fetch reads the members the spec selects from key k.
-func (sp *zrangeSpec) fetch(e *Engine, k shard.Key) []cluster.Member {
-	all := func() (cluster.Bound, cluster.Bound) {
-		return cluster.Bound{Score: math.Inf(-1)}, cluster.Bound{Score: math.Inf(1)}
+func (sp *zrangeSpec) fetch(e *Engine, k shard.Key) []router.Member {
+	all := func() (router.Bound, router.Bound) {
+		return router.Bound{Score: math.Inf(-1)}, router.Bound{Score: math.Inf(1)}
 	}
 	switch sp.kind {
 	case rangeRank:
@@ -182,7 +182,7 @@ func clampInt(n int64) int {
 
 // writeMembers writes a range reply: members, or member-score pairs (flat
 // in RESP2, one array per pair in RESP3).
-func writeMembers(c *Client, ms []cluster.Member, withScores bool) {
+func writeMembers(c *Client, ms []router.Member, withScores bool) {
 	switch {
 	case !withScores:
 		c.W.Array(len(ms))

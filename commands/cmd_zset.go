@@ -3,8 +3,8 @@ package commands
 import (
 	"math"
 
-	"geoshard/cluster"
 	"geoshard/geo"
+	"geoshard/router"
 )
 
 func init() {
@@ -54,7 +54,7 @@ func zaddIncr(args [][]byte) bool {
 
 // zadd: ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member [score member ...]
 func zadd(e *Engine, c *Client, args [][]byte) {
-	var f cluster.AddFlags
+	var f router.AddFlags
 	ch, incr := false, false
 	i := 2
 options:
@@ -81,12 +81,12 @@ options:
 
 // zincrby: ZINCRBY key increment member
 func zincrby(e *Engine, c *Client, args [][]byte) {
-	zaddPairs(e, c, args[1], args[2:], cluster.AddFlags{}, false, true)
+	zaddPairs(e, c, args[1], args[2:], router.AddFlags{}, false, true)
 }
 
 // zaddPairs checks and applies ZADD's score-member pairs in Redis's order:
 // shape, option conflicts, every score, then the key's type.
-func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f cluster.AddFlags, ch, incr bool) {
+func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f router.AddFlags, ch, incr bool) {
 	if len(pairs) == 0 || len(pairs)%2 != 0 {
 		c.W.Error(errSyntax)
 		return
@@ -138,7 +138,7 @@ func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f cluster.AddFl
 				return
 			}
 		}
-		e.Router().Add(k, member, score, cluster.AddFlags{}) // the router stores -0 as Redis would
+		e.Router().Add(k, member, score, router.AddFlags{}) // the router stores -0 as Redis would
 		writeScore(c, score)
 		return
 	}

@@ -1,6 +1,6 @@
 package commands
 
-import "geoshard/cluster"
+import "geoshard/router"
 
 // lexRange is a BYLEX range: each end a string, exclusive or not, or one
 // of the open ends "-" (below everything) and "+" (above everything).
@@ -92,7 +92,7 @@ func (r *lexRange) empty() bool {
 // (the last below max, reversed), stop at the first one out of range. On
 // a set whose members share one score, which is what BYLEX is for, this
 // is exactly the lexicographic range.
-func (r *lexRange) walk(all []cluster.Member, rev bool, offset, limit int64) []cluster.Member {
+func (r *lexRange) walk(all []router.Member, rev bool, offset, limit int64) []router.Member {
 	if len(all) == 0 || r.empty() ||
 		!r.gteMin(all[len(all)-1].Name) || !r.lteMax(all[0].Name) {
 		return nil
@@ -131,7 +131,7 @@ func (r *lexRange) walk(all []cluster.Member, rev bool, offset, limit int64) []c
 	for ; inside(pos) && offset != 0; offset-- {
 		pos += step
 	}
-	var out []cluster.Member
+	var out []router.Member
 	for ; inside(pos) && limit != 0; limit-- {
 		m := all[pos]
 		if (rev && !r.gteMin(m.Name)) || (!rev && !r.lteMax(m.Name)) {

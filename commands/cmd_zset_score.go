@@ -4,13 +4,13 @@ import (
 	"math"
 	"strconv"
 
-	"geoshard/cluster"
 	"geoshard/geo"
+	"geoshard/router"
 )
 
 // parseScoreRange reads a BYSCORE min and max as Redis's zslParseRange:
 // "(" makes a bound exclusive.
-func parseScoreRange(minArg, maxArg []byte) (lo, hi cluster.Bound, ok bool) {
+func parseScoreRange(minArg, maxArg []byte) (lo, hi router.Bound, ok bool) {
 	if lo, ok = parseScoreBound(minArg); !ok {
 		return
 	}
@@ -18,9 +18,9 @@ func parseScoreRange(minArg, maxArg []byte) (lo, hi cluster.Bound, ok bool) {
 	return
 }
 
-func parseScoreBound(b []byte) (cluster.Bound, bool) {
+func parseScoreBound(b []byte) (router.Bound, bool) {
 	b = cstr(b)
-	var bd cluster.Bound
+	var bd router.Bound
 	if len(b) > 0 && b[0] == '(' {
 		bd.Exclusive = true
 		b = b[1:]

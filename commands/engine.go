@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"geoshard/cluster"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -23,7 +23,7 @@ const Databases = 16
 type Engine struct {
 	// router is swapped whole when the region map is reloaded
 	// (SwapRouter), with the keyspace held alone.
-	router atomic.Pointer[cluster.Router]
+	router atomic.Pointer[router.Router]
 	config *Config
 	start  time.Time
 
@@ -40,7 +40,7 @@ type Engine struct {
 }
 
 // New returns an engine on top of a router.
-func New(r *cluster.Router, cfg *Config) *Engine {
+func New(r *router.Router, cfg *Config) *Engine {
 	e := &Engine{config: cfg, start: time.Now()}
 	e.router.Store(r)
 	for i := range e.dbs {
@@ -51,12 +51,12 @@ func New(r *cluster.Router, cfg *Config) *Engine {
 }
 
 // Router returns the router the engine runs on.
-func (e *Engine) Router() *cluster.Router { return e.router.Load() }
+func (e *Engine) Router() *router.Router { return e.router.Load() }
 
 // SwapRouter replaces the router with the one build makes from it: how a
 // new region map takes over. The caller holds the keyspace alone (CONFIG
 // SET is exclusive), so no command runs on either router meanwhile.
-func (e *Engine) SwapRouter(build func(old *cluster.Router) (*cluster.Router, error)) error {
+func (e *Engine) SwapRouter(build func(old *router.Router) (*router.Router, error)) error {
 	r, err := build(e.router.Load())
 	if err != nil {
 		return err

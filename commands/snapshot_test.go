@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"geoshard/cluster"
+	"geoshard/router"
 	"geoshard/shard"
 	"geoshard/snapshot"
 )
@@ -20,7 +20,7 @@ func persistSession(t testing.TB, dir string, delayUS string) *session {
 	for name, v := range map[string]string{"dir": dir, "dbfilename": "dump.gsnap", "rdb-key-save-delay": delayUS} {
 		cfg.Add(&Setting{Name: name, Get: func() string { return v }})
 	}
-	e := New(cluster.New(cluster.Config{}), cfg)
+	e := New(router.New(router.Config{}), cfg)
 	return &session{t: t, e: e, c: e.NewClient("127.0.0.1:50000", "127.0.0.1:6379")}
 }
 

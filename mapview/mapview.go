@@ -17,8 +17,8 @@ import (
 	"sync"
 	"time"
 
-	"geoshard/cluster"
 	"geoshard/plan"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -35,13 +35,13 @@ var dataMarker = []byte("/*INITIAL_DATA*/null")
 // Handler serves the map page at /map (and /map/), its script at
 // /map/map.js and the live figures at /map/data.json. Mount it for both
 // "/map" and "/map/".
-func Handler(r *cluster.Router) http.Handler {
-	return Live(func() *cluster.Router { return r })
+func Handler(r *router.Router) http.Handler {
+	return Live(func() *router.Router { return r })
 }
 
 // Live is Handler for a server whose router can be replaced (a region map
 // reloaded): every request draws the router router returns then.
-func Live(router func() *cluster.Router) http.Handler {
+func Live(router func() *router.Router) http.Handler {
 	h := &handler{router: router}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /map", h.page)
@@ -55,7 +55,7 @@ func Live(router func() *cluster.Router) http.Handler {
 }
 
 type handler struct {
-	router func() *cluster.Router
+	router func() *router.Router
 
 	// Border lines depend only on the map, which is immutable; they are
 	// worked out once per map.
@@ -161,7 +161,7 @@ func (h *handler) snapshot() *Snapshot {
 	}
 	// Only borders that saw traffic have counters; asking Stats for the
 	// others would create (empty) ones that INFO then lists.
-	traffic := map[cluster.Border]bool{}
+	traffic := map[router.Border]bool{}
 	for _, b := range st.Borders() {
 		traffic[b] = true
 	}
@@ -170,7 +170,7 @@ func (h *handler) snapshot() *Snapshot {
 		for _, seg := range l.Segments {
 			v.Segments = append(v.Segments, [2][2]float64{seg.P, seg.Q})
 		}
-		if k := (cluster.Border{A: l.A, B: l.B}); traffic[k] {
+		if k := (router.Border{A: l.A, B: l.B}); traffic[k] {
 			c := st.Border(l.A, l.B)
 			v.Handoffs, v.Flaps, v.Searches = c.Handoffs.Load(), c.FlapsSuppressed.Load(), c.Searches.Load()
 		}

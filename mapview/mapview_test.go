@@ -9,28 +9,28 @@ import (
 	"strings"
 	"testing"
 
-	"geoshard/cluster"
 	"geoshard/geo"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
 // busyRouter is a router over a 3x2 grid with members in every cell, one
 // handoff and one search across a border.
-func busyRouter(t testing.TB) *cluster.Router {
+func busyRouter(t testing.TB) *router.Router {
 	t.Helper()
 	m := shard.GridMap(4.6, 52.2, 5.2, 52.5, 3, 2, 200)
-	r := cluster.New(cluster.Config{Regions: m, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	r := router.New(router.Config{Regions: m, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	k := shard.Key{Name: "drivers"}
 	n := 0
 	for lon := 4.65; lon < 5.2; lon += 0.1 {
 		for lat := 52.22; lat < 52.5; lat += 0.05 {
-			r.Add(k, "d"+string(rune('a'+n%26))+string(rune('a'+n/26)), geo.Encode(lon, lat), cluster.AddFlags{})
+			r.Add(k, "d"+string(rune('a'+n%26))+string(rune('a'+n/26)), geo.Encode(lon, lat), router.AddFlags{})
 			n++
 		}
 	}
 	// d-move starts in cell-0-0 and crosses into cell-1-0 (border at lon 4.8).
-	r.Add(k, "d-move", geo.Encode(4.75, 52.25), cluster.AddFlags{})
-	r.Add(k, "d-move", geo.Encode(4.85, 52.25), cluster.AddFlags{})
+	r.Add(k, "d-move", geo.Encode(4.75, 52.25), router.AddFlags{})
+	r.Add(k, "d-move", geo.Encode(4.85, 52.25), router.AddFlags{})
 	r.Search(k, geo.NewSearch(4.8, 52.25, geo.Shape{Radius: 2, Unit: 1000}), 10)
 	return r
 }

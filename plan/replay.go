@@ -5,8 +5,8 @@ import (
 	"log/slog"
 	"time"
 
-	"geoshard/cluster"
 	"geoshard/geo"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -18,12 +18,12 @@ var replayKey = shard.Key{Name: "drivers"}
 const replayCount = 10
 
 // Replay plays the workload, in time order (pings before searches at the
-// same instant), against a fresh in-process cluster.Router over the map,
+// same instant), against a fresh in-process router.Router over the map,
 // so placement, hysteresis and handoffs follow the server's own rules,
 // and reports the router's counters. Searches that come before the first
 // ping find no key and count nowhere, as on the server.
 func Replay(name string, m *shard.Map, w *Workload) *Report {
-	r := cluster.New(cluster.Config{
+	r := router.New(router.Config{
 		Regions: m,
 		// Nothing is slow in process; a generous deadline keeps a busy
 		// machine from marking searches degraded.
@@ -34,7 +34,7 @@ func Replay(name string, m *shard.Map, w *Workload) *Report {
 	for pi < len(w.Pings) || si < len(w.Searches) {
 		if si >= len(w.Searches) || (pi < len(w.Pings) && w.Pings[pi].T <= w.Searches[si].T) {
 			p := &w.Pings[pi]
-			r.Add(replayKey, p.ID, geo.Encode(p.Lon, p.Lat), cluster.AddFlags{})
+			r.Add(replayKey, p.ID, geo.Encode(p.Lon, p.Lat), router.AddFlags{})
 			pi++
 			continue
 		}

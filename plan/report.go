@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"geoshard/cluster"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -42,7 +42,7 @@ type BorderReport struct {
 	Searches, Handoffs, Flaps int64
 }
 
-func newReport(name string, r *cluster.Router, pings int, span float64) *Report {
+func newReport(name string, r *router.Router, pings int, span float64) *Report {
 	m := r.Regions()
 	st := r.Stats()
 	rep := &Report{Name: name, Map: m, Hours: span / 3600, Pings: pings, Degraded: st.Degraded.Load()}

@@ -1,6 +1,6 @@
 // Package plan judges and proposes region maps offline: it replays a
 // recorded (or synthetic) workload of pings and searches against candidate
-// maps through a real cluster.Router, reports what each border costs, and
+// maps through a real router.Router, reports what each border costs, and
 // proposes maps whose borders run through low-density ground.
 package plan
 

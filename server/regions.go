@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"geoshard/cluster"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -26,7 +26,7 @@ func (s *Server) reloadRegions(path string) error {
 	}
 	start := time.Now()
 	var members int
-	err := s.engine.SwapRouter(func(old *cluster.Router) (*cluster.Router, error) {
+	err := s.engine.SwapRouter(func(old *router.Router) (*router.Router, error) {
 		r, err := old.Rebuilt(m)
 		if err == nil {
 			members = r.ShardMembersTotal()

@@ -14,8 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"geoshard/cluster"
 	"geoshard/commands"
+	"geoshard/router"
 	"geoshard/shard"
 )
 
@@ -64,7 +64,7 @@ func New(o Options, log *slog.Logger) (*Server, error) {
 		}
 		regions = m
 	}
-	r := cluster.New(cluster.Config{
+	r := router.New(router.Config{
 		Regions:       regions,
 		PositionTTL:   o.PositionTTL,
 		FanoutTimeout: o.FanoutTimeout,
@@ -101,7 +101,7 @@ func New(o Options, log *slog.Logger) (*Server, error) {
 }
 
 // Router returns the server's router (a new one after a region map reload).
-func (s *Server) Router() *cluster.Router { return s.engine.Router() }
+func (s *Server) Router() *router.Router { return s.engine.Router() }
 
 // Listen opens the listening sockets: the Redis port (and the TLS port)
 // on every bind address, and the metrics port on the first.

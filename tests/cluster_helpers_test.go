@@ -62,7 +62,7 @@ func (tc *testCluster) start(id string) *clusterNode {
 			"--cluster-etcd", tc.etcd.Endpoint, "--cluster-name", tc.name, "--node-id", id,
 			"--advertise", addr, "--cluster-password", "s3cret",
 			"--cluster-lease-ttl", "1", "--cluster-rebalance-interval", "0.2",
-			"--position-ttl", "3600"}, tc.extra...)
+			"--position-ttl", "3600", "--dir", tc.t.TempDir()}, tc.extra...)
 	})
 	c := redis.NewClient(&redis.Options{Addr: p.addr, Protocol: 2, DisableIdentity: true,
 		ReadTimeout: 10 * time.Second, MaxRetries: -1})

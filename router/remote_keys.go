@@ -1,4 +1,4 @@
-package cluster
+package router
 
 // Whole-key changes in cluster mode go to every node; the Local halves
 // are what a node does when asked.
@@ -19,8 +19,8 @@ func (r *Router) dropCluster(k shard.Key) bool {
 	var total atomic.Int64
 	existed := r.cardCluster(k) > 0
 	err := r.onAllNodes(ctx, func() { total.Add(int64(r.DropLocal(k))) },
-		func(ctx context.Context, p *peer, ver int64) error {
-			n, err := p.drop(ctx, r.cl.pass, ver, k)
+		func(ctx context.Context, p Peer) error {
+			n, err := p.Drop(ctx, k)
 			total.Add(n)
 			return err
 		})
@@ -62,8 +62,8 @@ func (r *Router) renameCluster(from, to shard.Key) {
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	err := r.onAllNodes(ctx, func() { r.RenameLocal(from, to) },
-		func(ctx context.Context, p *peer, ver int64) error {
-			return p.rename(ctx, r.cl.pass, ver, from, to)
+		func(ctx context.Context, p Peer) error {
+			return p.Rename(ctx, from, to)
 		})
 	if err != nil {
 		r.remoteFailed("rename", err)
@@ -86,8 +86,8 @@ func (r *Router) keysCluster(db int) []string {
 		mu.Unlock()
 	}
 	err := r.onAllNodes(ctx, func() { add(r.KeysLocal(db)) },
-		func(ctx context.Context, p *peer, ver int64) error {
-			names, err := p.keys(ctx, r.cl.pass, ver, db)
+		func(ctx context.Context, p Peer) error {
+			names, err := p.Keys(ctx, db)
 			add(names)
 			return err
 		})
@@ -157,9 +157,8 @@ func (r *Router) flushCluster(db int) {
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	err := r.onAllNodes(ctx, func() { r.FlushLocal(db) },
-		func(ctx context.Context, p *peer, ver int64) error {
-			_, err := p.do(ctx, r.cl.pass, ver, "GEOSHARD.FLUSH", itoa(int64(db)))
-			return err
+		func(ctx context.Context, p Peer) error {
+			return p.Flush(ctx, db)
 		})
 	if err != nil {
 		r.remoteFailed("flush", err)

@@ -1,4 +1,4 @@
-package cluster
+package router
 
 // Whole-key reads in cluster mode: every node is asked, and each member
 // counted once, at its newest copy.
@@ -26,8 +26,8 @@ func (r *Router) scanCluster(k shard.Key, min, max Bound, rev bool, cut int64, w
 		mu.Lock()
 		all, truncated = append(all, es...), truncated || tr
 		mu.Unlock()
-	}, func(ctx context.Context, p *peer, ver int64, ids []shard.ID) error {
-		es, tr, err := p.scan(ctx, r.cl.pass, ver, ids, k, min, max, rev, cut, want)
+	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
+		es, tr, err := p.Scan(ctx, ids, k, min, max, rev, cut, want)
 		mu.Lock()
 		all, truncated = append(all, es...), truncated || tr
 		mu.Unlock()

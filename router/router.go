@@ -1,7 +1,10 @@
-// Package cluster routes one logical geo key across the shards of a region
+// Package router routes one logical geo key across the shards of a region
 // map: it places every write in its shard with hysteresis, hands members
-// over between shards, and answers searches by fan-out and merge.
-package cluster
+// over between shards, and answers searches by fan-out and merge. In
+// cluster mode some shards live on other nodes; package cluster plugs
+// them in through the Remote interface (remote.go), and the router's
+// remote_*.go files are the write, read and whole-key paths over them.
+package router
 
 import (
 	"hash/maphash"
@@ -37,7 +40,8 @@ type Router struct {
 	keys   map[shard.Key]*geoKey
 	keyTTL map[shard.Key]time.Duration // per-key position TTLs; they outlive the key
 
-	cl *clusterState // nil: single-node mode
+	cl     Remote // nil: single-node mode
+	remote remoteState
 
 	hooks testHooks
 }
@@ -91,7 +95,7 @@ func New(cfg Config) *Router {
 	r := &Router{
 		regions: m,
 		shards:  make([]*shard.Shard, m.Len()),
-		stats:   newStats(m.Len()),
+		stats:   newStats(m),
 		log:     log,
 		seed:    maphash.MakeSeed(),
 		keys:    make(map[shard.Key]*geoKey),
@@ -173,7 +177,11 @@ func (r *Router) key(k shard.Key, create bool) *geoKey {
 }
 
 func (r *Router) stripe(g *geoKey, member string) *stripe {
-	return &g.stripes[maphash.String(r.seed, member)%stripes]
+	return &g.stripes[r.stripeOf(member)]
+}
+
+func (r *Router) stripeOf(member string) uint8 {
+	return uint8(maphash.String(r.seed, member) % stripes)
 }
 
 // minStamp returns the oldest write still visible in g: 0 when positions

@@ -1,4 +1,4 @@
-package cluster
+package router
 
 // Writes in cluster mode: the owner table is a cache there, kept current
 // by what other nodes send this one.
@@ -36,10 +36,10 @@ func (r *Router) findMember(k shard.Key, member string, cut int64) (slot, bool) 
 				keep(slot{shard: id, score: e.Score, stamp: e.Stamp})
 			}
 		}
-	}, func(ctx context.Context, p *peer, ver int64, ids []shard.ID) error {
-		s, ok, err := p.get(ctx, r.cl.pass, ver, ids, k, member, cut)
+	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
+		c, ok, err := p.Get(ctx, ids, k, member, cut)
 		if ok {
-			keep(s)
+			keep(c.slot())
 		}
 		return err
 	})
@@ -83,8 +83,8 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	err := r.onShard(ctx, to, func(s *shard.Shard) error {
 		s.Put(k, e)
 		return nil
-	}, func(ctx context.Context, p *peer, ver int64) error {
-		return p.put(ctx, r.cl.pass, ver, to, k, e)
+	}, func(ctx context.Context, p Peer) error {
+		return p.Put(ctx, to, k, e)
 	})
 	if err != nil {
 		// The position is lost until the next ping; the old copy, if any,
@@ -115,8 +115,8 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 // behind, stale, where searches near it would find the member twice
 // (deduped) or at an old position (where only that shard is asked).
 func (r *Router) announceOwner(ctx context.Context, k shard.Key, member string, s slot) {
-	err := r.onAllNodes(ctx, func() {}, func(ctx context.Context, p *peer, ver int64) error {
-		return p.owner(ctx, r.cl.pass, ver, k, member, s)
+	err := r.onAllNodes(ctx, func() {}, func(ctx context.Context, p Peer) error {
+		return p.Owner(ctx, k, member, s.copy())
 	})
 	if err != nil {
 		r.remoteFailed("announce owner", err)
@@ -129,8 +129,8 @@ func (r *Router) deleteCopy(ctx context.Context, id shard.ID, k shard.Key, membe
 	err := r.onShard(ctx, id, func(s *shard.Shard) error {
 		s.Delete(k, member, notAfter)
 		return nil
-	}, func(ctx context.Context, p *peer, ver int64) error {
-		_, err := p.del(ctx, r.cl.pass, ver, []shard.ID{id}, k, member, notAfter)
+	}, func(ctx context.Context, p Peer) error {
+		_, err := p.Del(ctx, []shard.ID{id}, k, member, notAfter)
 		return err
 	})
 	if err != nil {
@@ -163,8 +163,8 @@ func (r *Router) removeCluster(k shard.Key, member string) bool {
 				keep(e.Stamp)
 			}
 		}
-	}, func(ctx context.Context, p *peer, ver int64, ids []shard.ID) error {
-		s, err := p.del(ctx, r.cl.pass, ver, ids, k, member, math.MaxInt64)
+	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
+		s, err := p.Del(ctx, ids, k, member, math.MaxInt64)
 		keep(s)
 		return err
 	})
@@ -246,12 +246,12 @@ func (r *Router) uncacheOwner(k shard.Key, member string, notAfter int64) {
 	}
 }
 
-// clearShard removes the copies a shard holds from before cut. A node
+// ClearShard removes the copies a shard holds from before cut. A node
 // that gains a shard may still hold copies from an earlier time it owned
 // it, which the pings since went elsewhere; a node that loses one keeps
 // copies nobody asks for. Either way they go, and the shard refills from
 // the next pings.
-func (r *Router) clearShard(id shard.ID, cut int64) {
+func (r *Router) ClearShard(id shard.ID, cut int64) {
 	r.shards[id].Reclaim(func(shard.Key) int64 { return cut }, func(k shard.Key, e shard.Entry) {
 		g := r.key(k, false)
 		if g == nil {

@@ -1,0 +1,297 @@
+package router
+
+// Remote shards: what the router needs from cluster mode, which lives in
+// package cluster and plugs in through these interfaces. The router knows
+// only that a shard is served here or by some peer; who owns what, how a
+// peer is reached and how the assignment is agreed are cluster's business.
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"geoshard/geo"
+	"geoshard/shard"
+)
+
+// Remote is cluster mode as the router sees it. It is nil in single-node
+// mode, and every cluster path starts by testing that one interface, so a
+// lone node pays nothing else.
+type Remote interface {
+	// View returns the routing in force; a command keeps one view from
+	// start to end.
+	View() View
+	// Refresh re-reads the routing now, after a peer said ours is stale.
+	Refresh(ctx context.Context)
+	// CallTimeout bounds a remote call other than a search.
+	CallTimeout() time.Duration
+	// Status is what INFO and CLUSTER SLOTS show of this node.
+	Status() Status
+}
+
+// View is one consistent routing: where each shard is served.
+type View interface {
+	// Local reports whether the shard is served in this process.
+	Local(id shard.ID) bool
+	// Peer returns the node serving a remote shard; nil when it is down
+	// (or local). Two shards of one node give the same, comparable Peer.
+	Peer(id shard.ID) Peer
+	// Nodes lists every other live node once.
+	Nodes() []Peer
+}
+
+// Peer is another node, reached through the view that named it: a call
+// made with a stale view fails with an error wrapping ErrStale.
+type Peer interface {
+	ID() string // the node's id, the same in every view
+	Search(ctx context.Context, id shard.ID, k shard.Key, q *geo.Search, cut int64, limit int) ([]shard.Hit, error)
+	Nearest(ctx context.Context, id shard.ID, k shard.Key, q *geo.Search, cut int64, n int) ([]shard.Hit, bool, error)
+	Put(ctx context.Context, id shard.ID, k shard.Key, e shard.Entry) error
+	// Del removes the member's copies written no later than notAfter from
+	// the shards ids; it returns the newest stamp removed (0: none).
+	Del(ctx context.Context, ids []shard.ID, k shard.Key, member string, notAfter int64) (int64, error)
+	// Get returns the newest copy of a member not older than cut.
+	Get(ctx context.Context, ids []shard.ID, k shard.Key, member string, cut int64) (Copy, bool, error)
+	// Scan returns up to want copies per shard within [min, max], and
+	// whether some shard had more.
+	Scan(ctx context.Context, ids []shard.ID, k shard.Key, min, max Bound, rev bool, cut int64, want int) ([]shard.Entry, bool, error)
+	// Owner tells the node where a member's copy now is.
+	Owner(ctx context.Context, k shard.Key, member string, c Copy) error
+	Drop(ctx context.Context, k shard.Key) (int64, error)
+	Rename(ctx context.Context, from, to shard.Key) error
+	Keys(ctx context.Context, db int) ([]string, error)
+	Flush(ctx context.Context, db int) error
+}
+
+// Copy is where one copy of a member is: its shard, score and write stamp.
+type Copy struct {
+	Shard shard.ID
+	Score float64
+	Stamp int64
+}
+
+func (c Copy) slot() slot { return slot{shard: c.Shard, score: c.Score, stamp: c.Stamp} }
+func (s slot) copy() Copy { return Copy{Shard: s.shard, Score: s.score, Stamp: s.stamp} }
+
+// Status is this node's view of the cluster, for INFO.
+type Status struct {
+	NodeID, Advertise string
+	Leader            bool
+	EtcdOK            bool // etcd answered recently
+	Owner             bool // registered under a live lease
+	Members           int
+	TableVersion      int64
+	TableAge          time.Duration // since the table last changed
+	LocalShards       int
+	DownShards        int
+	RemoteErrors      int64
+}
+
+// ErrStale marks a call a peer refused because our view is older than its.
+var ErrStale = errors.New("routing table out of date")
+
+// errShardDown is a shard no live node holds.
+var errShardDown = errors.New("shard has no live owner")
+
+// remoteState is the router's side of cluster mode.
+type remoteState struct {
+	errors  atomic.Int64
+	logMu   sync.Mutex
+	lastLog time.Time
+}
+
+// SetRemote switches the router to cluster mode; cluster calls it before
+// the server accepts clients.
+func (r *Router) SetRemote(rm Remote) { r.cl = rm }
+
+// Clustered reports whether the router is one node of a cluster.
+func (r *Router) Clustered() bool { return r.cl != nil }
+
+// ClusterStatus reports the node's view of the cluster; ok is false in
+// single-node mode.
+func (r *Router) ClusterStatus() (s Status, ok bool) {
+	if r.cl == nil {
+		return Status{}, false
+	}
+	return r.cl.Status(), true
+}
+
+// RemoteErrors counts remote calls that failed (timeouts included).
+func (r *Router) RemoteErrors() int64 { return r.remote.errors.Load() }
+
+// remoteFailed counts a failed remote call and logs it, at most once a
+// second so a dead node under load does not flood the log.
+func (r *Router) remoteFailed(op string, err error) {
+	n := r.remote.errors.Add(1)
+	r.remote.logMu.Lock()
+	now := time.Now()
+	quiet := now.Sub(r.remote.lastLog) < time.Second
+	if !quiet {
+		r.remote.lastLog = now
+	}
+	r.remote.logMu.Unlock()
+	if !quiet {
+		r.log.Warn("cluster: remote call failed", "op", op, "err", err, "failures", n)
+	}
+}
+
+// local reports whether a shard is served in this process: always in
+// single-node mode.
+func (r *Router) local(id shard.ID) bool {
+	return r.cl == nil || r.cl.View().Local(id)
+}
+
+// onShard runs a call on the node that owns shard id: in process when it
+// is here, else remotely; a stale view refreshes the routing and tries
+// once more, the shard perhaps having moved meanwhile.
+func (r *Router) onShard(ctx context.Context, id shard.ID, here func(*shard.Shard) error,
+	there func(ctx context.Context, p Peer) error) error {
+	if r.cl == nil {
+		return here(r.shards[id])
+	}
+	for attempt := 0; ; attempt++ {
+		v := r.cl.View()
+		if v.Local(id) {
+			return here(r.shards[id])
+		}
+		p := v.Peer(id)
+		if p == nil {
+			return errShardDown
+		}
+		err := there(ctx, p)
+		if attempt == 0 && errors.Is(err, ErrStale) {
+			r.cl.Refresh(ctx)
+			continue
+		}
+		return err
+	}
+}
+
+// byNode groups shard ids by the node holding them: the local ones, one
+// group per remote node, and those that are down.
+func byNode(v View, ids []shard.ID) (local []shard.ID, remote map[Peer][]shard.ID, down []shard.ID) {
+	remote = make(map[Peer][]shard.ID)
+	for _, id := range ids {
+		switch p := v.Peer(id); {
+		case v.Local(id):
+			local = append(local, id)
+		case p != nil:
+			remote[p] = append(remote[p], id)
+		default:
+			down = append(down, id)
+		}
+	}
+	return local, remote, down
+}
+
+// onNodes runs a call on every node holding some of the shards ids (all
+// shards when ids is nil), in parallel; here runs for the local ones.
+// It returns the first error; down shards count as one.
+func (r *Router) onNodes(ctx context.Context, ids []shard.ID, here func(ids []shard.ID),
+	there func(ctx context.Context, p Peer, ids []shard.ID) error) error {
+	if ids == nil {
+		ids = make([]shard.ID, len(r.shards))
+		for i := range ids {
+			ids[i] = shard.ID(i)
+		}
+	}
+	local, remote, down := byNode(r.cl.View(), ids)
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if first == nil {
+			first = err
+		}
+		mu.Unlock()
+	}
+	if len(down) > 0 {
+		fail(errShardDown)
+	}
+	for p, pids := range remote {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := there(ctx, p, pids)
+			if errors.Is(err, ErrStale) {
+				r.cl.Refresh(ctx)
+				// Retried on the same node under the new view: the shards
+				// it was asked for are likely still there; a moved one
+				// answers nothing.
+				if q := r.samePeer(p); q != nil {
+					err = there(ctx, q, pids)
+				}
+			}
+			if err != nil {
+				fail(err)
+			}
+		}()
+	}
+	if len(local) > 0 {
+		here(local)
+	}
+	wg.Wait()
+	return first
+}
+
+// samePeer finds, in the view in force, the node p named in an older one.
+func (r *Router) samePeer(p Peer) Peer {
+	for _, q := range r.cl.View().Nodes() {
+		if q.ID() == p.ID() {
+			return q
+		}
+	}
+	return nil
+}
+
+// onAllNodes runs a whole-key call on every live node, this one included.
+func (r *Router) onAllNodes(ctx context.Context, here func(),
+	there func(ctx context.Context, p Peer) error) error {
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	for _, p := range r.cl.View().Nodes() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := there(ctx, p)
+			if errors.Is(err, ErrStale) {
+				r.cl.Refresh(ctx)
+				if q := r.samePeer(p); q != nil {
+					err = there(ctx, q)
+				}
+			}
+			if err != nil {
+				mu.Lock()
+				first = err
+				mu.Unlock()
+			}
+		}()
+	}
+	here()
+	wg.Wait()
+	return first
+}
+
+func (r *Router) callCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), r.cl.CallTimeout())
+}
+
+// observe keeps this node's write stamps after every stamp it has seen,
+// so a write here is newer than the copy it replaces even when another
+// node's clock runs a little ahead.
+func (r *Router) observe(stamp int64) {
+	for {
+		last := r.lastStamp.Load()
+		if stamp <= last || r.lastStamp.CompareAndSwap(last, stamp) {
+			return
+		}
+	}
+}

@@ -1,0 +1,213 @@
+package router
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"geoshard/geo"
+	"geoshard/shard"
+)
+
+// Result is the answer to a search: hits in Redis's discovery order.
+type Result struct {
+	Hits     []shard.Hit
+	Shards   int  // how many shards were asked
+	Degraded bool // some shard missed its deadline and was left out
+}
+
+// Search finds the members of k that q matches, in Redis's discovery order
+// (cell, then score, then member), each once at its newest position. With
+// limit > 0 only the first limit hits are kept, as COUNT ... ANY does.
+func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
+	g := r.key(k, false)
+	if g == nil && r.cl == nil {
+		return Result{}
+	}
+	ids := r.touching(q)
+	r.stats.countFanOut(len(ids))
+	cut := r.minStamp(g, now())
+	if len(ids) == 1 && r.local(ids[0]) {
+		// The common case pays for no merge.
+		id := ids[0]
+		r.stats.Shards[id].Searches.Add(1)
+		r.wait(id)
+		return Result{Hits: r.shards[id].Search(k, q, cut, limit, nil), Shards: 1}
+	}
+	res := r.fanOut(ids, func(ctx context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error) {
+		if r.cl == nil {
+			return r.shards[id].Search(k, q, cut, limit, dst), nil
+		}
+		err := r.onShard(ctx, id, func(s *shard.Shard) error {
+			dst = s.Search(k, q, cut, limit, dst)
+			return nil
+		}, func(ctx context.Context, p Peer) error {
+			hits, err := p.Search(ctx, id, k, q, cut, limit)
+			dst = append(dst, hits...)
+			return err
+		})
+		return dst, err
+	})
+	res.Hits = merge(res.Hits)
+	if limit > 0 && len(res.Hits) > limit {
+		res.Hits = res.Hits[:limit]
+	}
+	return res
+}
+
+// askFunc asks one shard and appends its hits to dst.
+type askFunc func(ctx context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error)
+
+// fanOut asks every shard in ids (sorted, distinct) and gathers their hits.
+// Shards in this process are asked one after another on the caller's
+// goroutine and always answer: a busy CPU slows them down but cannot make
+// them fail, so no deadline applies. Shards on other nodes are asked in
+// parallel meanwhile, each within the fan-out timeout; one that fails or
+// misses its deadline is left out and the result marked degraded.
+func (r *Router) fanOut(ids []shard.ID, ask askFunc) Result {
+	r.stats.countSearch(ids)
+	res := Result{Shards: len(ids)}
+	var remote []shard.ID
+	if r.cl != nil {
+		for _, id := range ids {
+			if !r.local(id) {
+				remote = append(remote, id)
+			}
+		}
+	}
+	wait := r.askRemote(remote, ask)
+	next := 0 // remote[next] is the next remote shard in ids
+	for _, id := range ids {
+		if next < len(remote) && remote[next] == id {
+			next++
+			continue
+		}
+		r.wait(id)
+		hits, err := ask(context.Background(), id, res.Hits)
+		if err != nil {
+			// The shard moved to another node since the check, and that
+			// node failed to answer.
+			r.failed(&res, id, err)
+			continue
+		}
+		res.Hits = hits
+	}
+	wait(&res)
+	return res
+}
+
+// failed leaves a shard that could not answer out of res.
+func (r *Router) failed(res *Result, id shard.ID, err error) {
+	if !res.Degraded {
+		res.Degraded = true
+		r.stats.Degraded.Add(1)
+	}
+	r.stats.Shards[id].Degraded.Add(1)
+	err = fmt.Errorf("shard %s: %w", r.regions.Name(id), err)
+	if r.cl == nil {
+		r.log.Warn("search degraded", "err", err)
+		return
+	}
+	r.remoteFailed("search", err)
+}
+
+// askRemote starts asking the shards ids of other nodes, each on its own
+// goroutine, and returns the function that waits, until the fan-out
+// timeout at most, for their hits and adds them to a result.
+func (r *Router) askRemote(ids []shard.ID, ask askFunc) func(*Result) {
+	if len(ids) == 0 {
+		return func(*Result) {}
+	}
+	type part struct {
+		id   shard.ID
+		hits []shard.Hit
+		err  error
+	}
+	timeout := r.FanoutTimeout()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	deadline := time.NewTimer(timeout)
+	parts := make(chan part, len(ids))
+	for _, id := range ids {
+		go func() {
+			r.wait(id)
+			hits, err := ask(ctx, id, nil)
+			parts <- part{id, hits, err}
+		}()
+	}
+	return func(res *Result) {
+		defer cancel()
+		defer deadline.Stop()
+		answered := make(map[shard.ID]bool, len(ids))
+		for range ids {
+			select {
+			case p := <-parts:
+				answered[p.id] = true
+				if p.err != nil {
+					// A shard whose node is down or unreachable: left out
+					// at once, without waiting for the deadline.
+					r.failed(res, p.id, p.err)
+					continue
+				}
+				res.Hits = append(res.Hits, p.hits...)
+			case <-deadline.C:
+				for _, id := range ids {
+					if !answered[id] {
+						r.failed(res, id, fmt.Errorf("no answer within %v", timeout))
+					}
+				}
+				return
+			}
+		}
+	}
+}
+
+// touching returns the shards that can hold a hit of q: those whose area,
+// expanded by the hysteresis margin, meets the search's bounds.
+func (r *Router) touching(q *geo.Search) []shard.ID {
+	var rects [4]geo.Rect
+	var buf [8]shard.ID
+	ids := buf[:0]
+	for _, rect := range q.Bounds(rects[:0]) {
+		ids = r.regions.Touching(rect, ids)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+func (r *Router) wait(id shard.ID) {
+	if d := r.hooks.delay[id].Load(); d > 0 {
+		time.Sleep(time.Duration(d))
+	}
+}
+
+// merge puts hits from several shards in discovery order and keeps one
+// copy of each member: the newest, which a handoff in flight or a lost
+// delete can leave next to an older one.
+func merge(hits []shard.Hit) []shard.Hit {
+	hits = dedupe(hits)
+	slices.SortFunc(hits, func(a, b shard.Hit) int {
+		return cmp.Or(cmp.Compare(a.Cell, b.Cell), cmp.Compare(a.Score, b.Score), cmp.Compare(a.Member, b.Member))
+	})
+	return hits
+}
+
+// dedupe keeps, of each member, the copies with the newest timestamp.
+func dedupe(hits []shard.Hit) []shard.Hit {
+	newest := make(map[string]int64, len(hits))
+	dup := false
+	for _, h := range hits {
+		if s, ok := newest[h.Member]; ok {
+			dup = true
+			if h.Stamp <= s {
+				continue
+			}
+		}
+		newest[h.Member] = h.Stamp
+	}
+	if dup {
+		hits = slices.DeleteFunc(hits, func(h shard.Hit) bool { return h.Stamp != newest[h.Member] })
+	}
+	return hits
+}

@@ -1,0 +1,73 @@
+package router
+
+// The serving side of a Peer: what this node does when another asks it
+// about shards it serves. Package cluster decodes the request and calls
+// these; the ids are shards the caller checked are served here.
+
+import (
+	"math"
+
+	"geoshard/geo"
+	"geoshard/shard"
+)
+
+// PutLocal stores a copy in a local shard and remembers where it is.
+func (r *Router) PutLocal(id shard.ID, k shard.Key, e shard.Entry) {
+	r.shards[id].Put(k, e)
+	r.stats.Shards[id].Writes.Add(1)
+	r.cacheOwner(k, e.Member, slot{shard: id, score: e.Score, stamp: e.Stamp})
+}
+
+// DelLocal removes a member's copies written no later than notAfter from
+// local shards and returns the newest stamp removed (0: none).
+func (r *Router) DelLocal(ids []shard.ID, k shard.Key, member string, notAfter int64) int64 {
+	var newest int64
+	for _, id := range ids {
+		if e, ok := r.shards[id].Delete(k, member, notAfter); ok {
+			newest = max(newest, e.Stamp)
+		}
+	}
+	r.uncacheOwner(k, member, notAfter)
+	return newest
+}
+
+// GetLocal returns the newest copy of a member, not older than cut, in
+// local shards.
+func (r *Router) GetLocal(ids []shard.ID, k shard.Key, member string, cut int64) (Copy, bool) {
+	var best Copy
+	found := false
+	for _, id := range ids {
+		if e, ok := r.shards[id].Get(k, member); ok && e.Stamp >= cut && (!found || e.Stamp > best.Stamp) {
+			best, found = Copy{Shard: id, Score: e.Score, Stamp: e.Stamp}, true
+		}
+	}
+	return best, found
+}
+
+// SearchLocal answers one local shard's part of a search; with nearest,
+// its n nearest hits and whether it stopped early (as shard.Nearest).
+func (r *Router) SearchLocal(id shard.ID, k shard.Key, q *geo.Search, cut int64, n int, nearest bool) ([]shard.Hit, bool) {
+	r.stats.Shards[id].Searches.Add(1)
+	r.wait(id)
+	if nearest {
+		return r.shards[id].Nearest(k, q, cut, n, nil)
+	}
+	return r.shards[id].Search(k, q, cut, n, nil), false
+}
+
+// ScanLocal is one node's part of a range: up to want copies per local
+// shard (all when want <= 0), and whether some shard had more.
+func (r *Router) ScanLocal(ids []shard.ID, k shard.Key, min, max Bound, rev bool, cut int64, want int) ([]shard.Entry, bool) {
+	if want <= 0 {
+		want = math.MaxInt
+	}
+	return r.scanLocal(ids, k, min, max, rev, cut, want)
+}
+
+// CacheOwner records where another node placed a member's current copy.
+func (r *Router) CacheOwner(k shard.Key, member string, c Copy) {
+	r.cacheOwner(k, member, c.slot())
+}
+
+// ShardCount is how many shards the region map has.
+func (r *Router) ShardCount() int { return len(r.shards) }
