@@ -1,51 +1,16 @@
 package commands
 
-import (
-	"strings"
-	"testing"
-	"time"
+import "testing"
 
-	"geoshard/router"
-)
+// The tables here and in cmd_geosearch_test.go hold redis-server
+// 7.0.15's replies to GEO-SPEC's cases; see cmd_captured_test.go.
 
-// The tables here and in cmd_geosearch_test.go run the engine in process,
-// with no redis-server. Each script starts on a fresh engine; every reply
-// is the exact byte stream redis-server 7.0.15 sent for the same commands
-// (captured once, replayed here), and the cases follow GEO-SPEC.md.
+func TestGeoaddReplies(t *testing.T) { runCaptured(t, geoaddScripts) }
 
-// geoScript is commands on one fresh connection and Redis's raw replies.
-type geoScript struct {
-	name  string
-	resp3 bool // the connection says HELLO 3 first
-	steps []step
-}
-
-// runGeoScripts plays each script on an engine with the embedded world
-// map, so searches that cross regions fan out and merge as in production.
-func runGeoScripts(t *testing.T, scripts []geoScript) {
-	t.Helper()
-	for _, sc := range scripts {
-		t.Run(sc.name, func(t *testing.T) {
-			// Correctness, not timing: no shard may miss its deadline under
-			// -race on a loaded machine and leave a partial answer.
-			e := New(router.New(router.Config{FanoutTimeout: time.Minute}), NewConfig())
-			s := &session{t: t, e: e, c: e.NewClient("127.0.0.1:50000", "127.0.0.1:6379")}
-			if sc.resp3 {
-				if got := s.line("HELLO 3"); !strings.HasPrefix(got, "%7\r\n") {
-					t.Fatalf("HELLO 3 = %q", got)
-				}
-			}
-			s.run(sc.steps)
-		})
-	}
-}
-
-func TestGeoaddReplies(t *testing.T) { runGeoScripts(t, geoaddScripts) }
-
-func TestGeoReadReplies(t *testing.T) { runGeoScripts(t, geoReadScripts) }
+func TestGeoReadReplies(t *testing.T) { runCaptured(t, geoReadScripts) }
 
 // GEOADD: new members counted, NX/XX/CH, and errors that add nothing (GEO-SPEC §6.1).
-var geoaddScripts = []geoScript{
+var geoaddScripts = []capturedScript{
 	{"GEOADD counts new members", false, []step{
 		{"GEOADD Sicily 13.361389 38.115556 Palermo 15.087269 37.502669 Catania", ":2\r\n"},
 		{"GEOADD Sicily 13.361389 38.115556 Palermo 15.087269 37.502669 Catania", ":0\r\n"},
@@ -98,7 +63,7 @@ var geoaddScripts = []geoScript{
 }
 
 // GEOPOS, GEODIST and GEOHASH (GEO-SPEC §6.2-6.4, §10), in RESP2 and RESP3.
-var geoReadScripts = []geoScript{
+var geoReadScripts = []capturedScript{
 	{"GEOPOS", false, []step{
 		{"GEOADD Sicily 13.361389 38.115556 Palermo 15.087269 37.502669 Catania", ":2\r\n"},
 		{"GEOPOS Sicily Palermo Catania NonExisting", "*3\r\n*2\r\n$20\r\n13.36138933897018433\r\n$20\r\n38.11555639549629859\r\n*2\r\n$20\r\n15.08726745843887329\r\n$20\r\n37.50266842333162032\r\n*-1\r\n"},

@@ -5,16 +5,16 @@ import "testing"
 // Searches in process, against replies captured from redis-server 7.0.15;
 // see cmd_geo_test.go.
 
-func TestGeosearchReplies(t *testing.T) { runGeoScripts(t, geosearchScripts) }
+func TestGeosearchReplies(t *testing.T) { runCaptured(t, geosearchScripts) }
 
-func TestGeoradiusReplies(t *testing.T) { runGeoScripts(t, georadiusScripts) }
+func TestGeoradiusReplies(t *testing.T) { runCaptured(t, georadiusScripts) }
 
-func TestGeoStoreReplies(t *testing.T) { runGeoScripts(t, geostoreScripts) }
+func TestGeoStoreReplies(t *testing.T) { runCaptured(t, geostoreScripts) }
 
-func TestGeosearchErrors(t *testing.T) { runGeoScripts(t, geosearchErrorScripts) }
+func TestGeosearchErrors(t *testing.T) { runCaptured(t, geosearchErrorScripts) }
 
 // GEOSEARCH: shapes, units, ASC/DESC, COUNT [ANY], WITH* (GEO-SPEC §6.5-6.6, §8, §10), ties (§8's partial sort) and the edges of the world.
-var geosearchScripts = []geoScript{
+var geosearchScripts = []capturedScript{
 	{"GEOSEARCH shapes and sorting", false, []step{
 		{"GEOADD Sicily 13.361389 38.115556 Palermo 15.087269 37.502669 Catania 12.758489 38.788135 edge1 17.241510 38.788135 edge2", ":4\r\n"},
 		{"GEOSEARCH Sicily FROMLONLAT 15 37 BYRADIUS 200 km", "*2\r\n$7\r\nPalermo\r\n$7\r\nCatania\r\n"},
@@ -74,7 +74,7 @@ var geosearchScripts = []geoScript{
 }
 
 // GEORADIUS, GEORADIUSBYMEMBER and their _RO forms, in RESP2 and RESP3.
-var georadiusScripts = []geoScript{
+var georadiusScripts = []capturedScript{
 	{"GEORADIUS and GEORADIUSBYMEMBER", false, []step{
 		{"GEOADD Sicily 13.361389 38.115556 Palermo 15.087269 37.502669 Catania 12.758489 38.788135 edge1 17.241510 38.788135 edge2", ":4\r\n"},
 		{"GEORADIUS Sicily 15 37 200 km", "*2\r\n$7\r\nPalermo\r\n$7\r\nCatania\r\n"},
@@ -101,7 +101,7 @@ var georadiusScripts = []geoScript{
 }
 
 // STORE, STOREDIST and GEOSEARCHSTORE (GEO-SPEC §6.7).
-var geostoreScripts = []geoScript{
+var geostoreScripts = []capturedScript{
 	{"STORE STOREDIST GEOSEARCHSTORE", false, []step{
 		{"GEOADD Sicily 13.361389 38.115556 Palermo 15.087269 37.502669 Catania 12.758489 38.788135 edge1 17.241510 38.788135 edge2", ":4\r\n"},
 		{"GEORADIUS Sicily 15 37 200 km STORE dst", ":2\r\n"},
@@ -134,7 +134,7 @@ var geostoreScripts = []geoScript{
 }
 
 // The option table's errors, in the order Redis checks them (GEO-SPEC §6.5, §9).
-var geosearchErrorScripts = []geoScript{
+var geosearchErrorScripts = []capturedScript{
 	{"GEOSEARCH argument errors", false, []step{
 		{"GEOADD Sicily 13.361389 38.115556 Palermo 15.087269 37.502669 Catania", ":2\r\n"},
 		{"GEOSEARCH Sicily FROMMEMBER Palermo FROMLONLAT 1 1 BYRADIUS 1 km", "-ERR syntax error\r\n"},
