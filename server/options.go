@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"geoshard/mapview"
 	"geoshard/resp"
 )
 
@@ -31,11 +32,15 @@ type Options struct {
 	LogFormat       string        // text or json
 
 	ProtectedMode bool
-	MaxMemory     int64 // bytes of Go heap in use; 0: no limit
-	OutputLimit   OutputLimit
+	// EnableProtectedConfigs and EnableDebugCommand are Redis 7.0's
+	// enable-protected-configs and enable-debug-command: no, yes or local.
+	EnableProtectedConfigs, EnableDebugCommand string
+	MaxMemory                                  int64 // bytes of Go heap in use; 0: no limit
+	OutputLimit                                OutputLimit
 
-	MetricsPort int  // HTTP port of /metrics; 0: off
-	Pprof       bool // serve /debug/pprof on the metrics port
+	MetricsPort int    // HTTP port of /metrics; 0: off
+	Pprof       bool   // serve /debug/pprof on the metrics port
+	MapTiles    string // tile URL template of /map's base layer; "none": Natural Earth only
 
 	TLSPort        int // 0: no TLS listener
 	TLSCertFile    string
@@ -70,10 +75,15 @@ func Defaults() Options {
 		LogLevel:        "notice",
 		LogFormat:       "text",
 		ProtectedMode:   true,
+		// As Redis 7.0: no client may move where files are written, or
+		// run DEBUG, unless the operator says so.
+		EnableProtectedConfigs: "no",
+		EnableDebugCommand:     "no",
 		// Unlike Redis's "normal 0 0 0": a client that stops reading is
 		// cut off rather than left holding a goroutine and its replies.
 		OutputLimit:    OutputLimit{Hard: 256 << 20, Soft: 64 << 20, SoftTime: 60 * time.Second},
 		TLSAuthClients: "yes",
+		MapTiles:       mapview.DefaultTiles,
 	}
 }
 
@@ -120,6 +130,21 @@ func yesNoDirective(name string, field func(o *Options) *bool) directive {
 			return err
 		}),
 		get: func(o *Options) string { return yesNo(*field(o)) },
+	}
+}
+
+// allowDirective is one of Redis's "no, yes or local" switches.
+func allowDirective(name string, field func(o *Options) *string) directive {
+	return directive{name: name,
+		set: oneWord(func(o *Options, v string) error {
+			switch v = strings.ToLower(v); v {
+			case "no", "yes", "local":
+				*field(o) = v
+				return nil
+			}
+			return fmt.Errorf("want no, yes or local")
+		}),
+		get: func(o *Options) string { return *field(o) },
 	}
 }
 
@@ -182,6 +207,8 @@ var directives = []directive{
 		}),
 		get: func(o *Options) string { return o.LogFormat }},
 	yesNoDirective("protected-mode", func(o *Options) *bool { return &o.ProtectedMode }),
+	allowDirective("enable-protected-configs", func(o *Options) *string { return &o.EnableProtectedConfigs }),
+	allowDirective("enable-debug-command", func(o *Options) *string { return &o.EnableDebugCommand }),
 	{name: "maxmemory",
 		set: oneWord(func(o *Options, v string) (err error) {
 			o.MaxMemory, err = ParseMemory(v)
@@ -196,6 +223,15 @@ var directives = []directive{
 		get: func(o *Options) string { return o.OutputLimit.String() }},
 	intDirective("metrics-port", 0, 65535, func(o *Options) *int { return &o.MetricsPort }),
 	yesNoDirective("pprof", func(o *Options) *bool { return &o.Pprof }),
+	{name: "map-tiles",
+		set: oneWord(func(o *Options, v string) error {
+			if v != "none" && !mapview.ValidTiles(v) {
+				return fmt.Errorf("want none or an http(s) URL template with {z}, {x} and {y}")
+			}
+			o.MapTiles = v
+			return nil
+		}),
+		get: func(o *Options) string { return o.MapTiles }},
 	intDirective("tls-port", 0, 65535, func(o *Options) *int { return &o.TLSPort }),
 	stringDirective("tls-cert-file", func(o *Options) *string { return &o.TLSCertFile }),
 	stringDirective("tls-key-file", func(o *Options) *string { return &o.TLSKeyFile }),
