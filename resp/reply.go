@@ -23,7 +23,7 @@ const (
 	maxReplyLine  = 1 << 20           // a simple string, error or number line
 	maxReplyElems = 1 << 32           // elements of one aggregate
 	maxReplyDepth = 32                // nesting; Redis replies nest a few levels
-	readChunk     = 1 << 20           // a bulk is read this much at a time
+	replyChunk    = 1 << 20           // a bulk is read this much at a time
 )
 
 // ErrMalformed marks a reply that is not valid RESP2/RESP3.
@@ -202,7 +202,7 @@ func readBlob(br *bufio.Reader, buf []byte, n int64) ([]byte, error) {
 
 func readBlobSlow(br *bufio.Reader, buf []byte, n int64) ([]byte, error) {
 	for left := n + 2; left > 0; {
-		chunk := int(min(left, readChunk))
+		chunk := int(min(left, replyChunk))
 		at := len(buf)
 		if cap(buf)-at < chunk {
 			buf = append(buf[:cap(buf)], make([]byte, chunk-(cap(buf)-at))...)
