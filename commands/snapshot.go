@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"sync"
 	"time"
 
+	"geoshard/router"
 	"geoshard/shard"
 	"geoshard/snapshot"
 )
@@ -86,23 +86,12 @@ func (e *Engine) SnapshotPath() string {
 	return filepath.Join(e.setting("dir", "."), name)
 }
 
-// writes counts the write commands that succeeded, from the per-command
-// statistics: Redis counts changed elements, geoshard counts commands,
-// which is what a save schedule needs ("at least N changes").
-func (e *Engine) writes() int64 {
-	var n int64
-	e.counters.perCommand.Range(func(k, v any) bool {
-		cmd := lookupCommand(k.(string))
-		if cmd != nil && (cmd.name == "exec" || cmd.hasFlag("write")) {
-			s := v.(*commandStat)
-			n += s.calls.Load() - s.failed.Load()
-		}
-		return true
-	})
-	return n
-}
+// writes counts the changes made since the start, as Redis's dirty
+// counter does: a GEOADD of 5,000 new members is 5,000, one that moves
+// nobody 0, a write that does not count its elements (SET) 1.
+func (e *Engine) writes() int64 { return e.dirty.Load() }
 
-// Dirty returns how many writes happened since the last successful save.
+// Dirty returns how many changes happened since the last successful save.
 func (e *Engine) Dirty() int64 {
 	e.persist.mu.Lock()
 	defer e.persist.mu.Unlock()
@@ -110,11 +99,7 @@ func (e *Engine) Dirty() int64 {
 }
 
 func (e *Engine) dirtyLocked() int64 {
-	n := e.writes()
-	if n < e.persist.dirtyBase { // CONFIG RESETSTAT cleared the counts
-		e.persist.dirtyBase = 0
-	}
-	return n - e.persist.dirtyBase
+	return e.writes() - e.persist.dirtyBase
 }
 
 // LastSave returns when the last successful save finished (the start-up
@@ -344,46 +329,28 @@ func (e *Engine) Load(path string) (LoadStats, error) {
 	return st, nil
 }
 
-// restoreBatch is how many members a load hands to a worker at a time.
-const restoreBatch = 4096
-
-type restoreItem struct {
-	key shard.Key
-	m   memberView
-}
-
-// load applies the records. Decoding is one stream, but placing members
-// in the shards' indexes is most of the work and the router takes
-// members in any order from any goroutine, so workers do that.
+// load applies the records. Decoding is one stream; each geo key's
+// members are gathered and handed to the router whole, which places them
+// in parallel and builds each shard's index in one sorted pass.
 func (e *Engine) load(r *snapshot.Reader, st *LoadStats) error {
-	work := make(chan []restoreItem, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for batch := range work {
-				for _, it := range batch {
-					e.Router().Restore(it.key, it.m.name, it.m.score, it.m.stamp)
-				}
-			}
-		})
+	var key shard.Key
+	var members []router.Saved
+	flush := func() {
+		e.Router().RestoreKey(key, members)
+		members = members[:0]
 	}
-	batch := make([]restoreItem, 0, restoreBatch)
-	err := e.decode(r, st, func(k shard.Key, m memberView) {
-		batch = append(batch, restoreItem{k, m})
-		if len(batch) == restoreBatch {
-			work <- batch
-			batch = make([]restoreItem, 0, restoreBatch)
-		}
+	err := e.decode(r, st, flush, func(k shard.Key, m memberView) {
+		key = k
+		members = append(members, router.Saved{Member: m.name, Score: m.score, Stamp: m.stamp})
 	})
-	work <- batch
-	close(work)
-	wg.Wait()
+	flush()
 	return err
 }
 
 // decode reads the records, applies all but members, and hands those to
-// member.
-func (e *Engine) decode(r *snapshot.Reader, st *LoadStats, member func(shard.Key, memberView)) error {
+// member; endKey runs before each geo key's record, so that the members
+// of the key before are complete.
+func (e *Engine) decode(r *snapshot.Reader, st *LoadStats, endKey func(), member func(shard.Key, memberView)) error {
 	now := nowMS()
 	var d *db
 	dbIndex := -1
@@ -418,6 +385,7 @@ func (e *Engine) decode(r *snapshot.Reader, st *LoadStats, member func(shard.Key
 			}
 			st.Keys++
 		case snapshot.KindZset:
+			endKey()
 			zkey = shard.Key{DB: dbIndex, Name: rec.Key}
 			skip = rec.ExpireMS != 0 && rec.ExpireMS <= now
 			if skip {
