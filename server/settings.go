@@ -15,6 +15,9 @@ func (s *Server) config() *commands.Config {
 	c.SetRequirePass(s.opts.RequirePass)
 	c.SetMaxMemory(s.opts.MaxMemory)
 	for _, d := range directives {
+		if d.secret {
+			continue
+		}
 		c.Add(&commands.Setting{Name: d.name, Get: func() string { return d.get(&s.opts) }})
 	}
 	fixed := func(name, value string) {
