@@ -87,8 +87,8 @@ type directive struct {
 	// secret values (passwords) are neither shown by CONFIG GET nor
 	// written by CONFIG REWRITE: they stay where the operator put them.
 	secret bool
-	set   func(o *Options, vals []string) error
-	get   func(o *Options) string
+	set    func(o *Options, vals []string) error
+	get    func(o *Options) string
 }
 
 func oneWord(f func(o *Options, v string) error) func(*Options, []string) error {
