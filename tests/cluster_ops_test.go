@@ -242,7 +242,7 @@ func TestClusterNodes(t *testing.T) {
 		}
 	}
 	victimAddr := tc.nodes[victim].proc.addr
-	tc.kill(victim) // SIGKILL: its lease stays until the TTL
+	tc.kill(victim)                             // SIGKILL: its lease stays until the TTL
 	deadline := time.Now().Add(5 * time.Second) // well within the 20 s lease
 	var m map[string]string
 	for time.Now().Before(deadline) {
