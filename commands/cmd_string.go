@@ -29,64 +29,17 @@ const (
 
 // set: SET key value [NX|XX] [GET] [EX s|PX ms|EXAT t|PXAT t|KEEPTTL]
 func set(e *Engine, c *Client, args [][]byte) {
-	flags := 0
-	var expire []byte
-	for j := 3; j < len(args); j++ {
-		a := args[j]
-		hasNext := j+1 < len(args)
-		expiry := flags & (setKeepTTL | setEX | setPX | setEXAT | setPXAT)
-		timed := 0 // the option takes the next word as its time
-		switch {
-		case optIs(a, "nx") && flags&setXX == 0:
-			flags |= setNX
-		case optIs(a, "xx") && flags&setNX == 0:
-			flags |= setXX
-		case optIs(a, "get"):
-			flags |= setGet
-		case optIs(a, "keepttl") && expiry&^setKeepTTL == 0:
-			flags |= setKeepTTL
-		case optIs(a, "ex") && expiry&^setEX == 0 && hasNext:
-			timed = setEX
-		case optIs(a, "px") && expiry&^setPX == 0 && hasNext:
-			timed = setPX
-		case optIs(a, "exat") && expiry&^setEXAT == 0 && hasNext:
-			timed = setEXAT
-		case optIs(a, "pxat") && expiry&^setPXAT == 0 && hasNext:
-			timed = setPXAT
-		default:
-			c.W.Error(errSyntax)
-			return
-		}
-		if timed != 0 {
-			flags |= timed
-			expire = args[j+1]
-			j++
-		}
+	flags, expire, msg := parseSetOptions(args[3:])
+	if msg != "" {
+		c.W.Error(msg)
+		return
 	}
 	var at int64
 	if expire != nil {
-		ms, ok := geo.ParseInt(expire)
-		if !ok {
-			c.W.Error(errNotInt)
+		if at, msg = setExpireAt(expire, flags); msg != "" {
+			c.W.Error(msg)
 			return
 		}
-		badTime := "ERR invalid expire time in 'set' command"
-		seconds := flags&(setEX|setEXAT) != 0
-		if ms <= 0 || (seconds && ms > math.MaxInt64/1000) {
-			c.W.Error(badTime)
-			return
-		}
-		if seconds {
-			ms *= 1000
-		}
-		if flags&(setEX|setPX) != 0 {
-			ms += nowMS() // may wrap, which the next check catches as Redis does
-		}
-		if ms <= 0 {
-			c.W.Error(badTime)
-			return
-		}
-		at = ms
 	}
 	key := string(args[1])
 	k := e.kindOf(c, args[1])
@@ -122,6 +75,68 @@ func set(e *Engine, c *Client, args [][]byte) {
 	if flags&setGet == 0 {
 		c.W.OK()
 	}
+}
+
+// parseSetOptions reads SET's options as parseExtendedStringArgumentsOrReply
+// does: flags, and the time argument of EX/PX/EXAT/PXAT (nil without one);
+// msg is the error to reply, or "".
+func parseSetOptions(opts [][]byte) (flags int, expire []byte, msg string) {
+	for j := 0; j < len(opts); j++ {
+		a := opts[j]
+		hasNext := j+1 < len(opts)
+		expiry := flags & (setKeepTTL | setEX | setPX | setEXAT | setPXAT)
+		timed := 0 // the option takes the next word as its time
+		switch {
+		case optIs(a, "nx") && flags&setXX == 0:
+			flags |= setNX
+		case optIs(a, "xx") && flags&setNX == 0:
+			flags |= setXX
+		case optIs(a, "get"):
+			flags |= setGet
+		case optIs(a, "keepttl") && expiry&^setKeepTTL == 0:
+			flags |= setKeepTTL
+		case optIs(a, "ex") && expiry&^setEX == 0 && hasNext:
+			timed = setEX
+		case optIs(a, "px") && expiry&^setPX == 0 && hasNext:
+			timed = setPX
+		case optIs(a, "exat") && expiry&^setEXAT == 0 && hasNext:
+			timed = setEXAT
+		case optIs(a, "pxat") && expiry&^setPXAT == 0 && hasNext:
+			timed = setPXAT
+		default:
+			return 0, nil, errSyntax
+		}
+		if timed != 0 {
+			flags |= timed
+			expire = opts[j+1]
+			j++
+		}
+	}
+	return flags, expire, ""
+}
+
+// setExpireAt turns SET's time argument into an absolute Unix time in
+// milliseconds; msg is the error to reply, or "".
+func setExpireAt(expire []byte, flags int) (at int64, msg string) {
+	ms, ok := geo.ParseInt(expire)
+	if !ok {
+		return 0, errNotInt
+	}
+	const badTime = "ERR invalid expire time in 'set' command"
+	seconds := flags&(setEX|setEXAT) != 0
+	if ms <= 0 || (seconds && ms > math.MaxInt64/1000) {
+		return 0, badTime
+	}
+	if seconds {
+		ms *= 1000
+	}
+	if flags&(setEX|setPX) != 0 {
+		ms += nowMS() // may wrap, which the next check catches as Redis does
+	}
+	if ms <= 0 {
+		return 0, badTime
+	}
+	return ms, ""
 }
 
 // get: GET key

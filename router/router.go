@@ -95,7 +95,7 @@ func New(cfg Config) *Router {
 	r := &Router{
 		regions: m,
 		shards:  make([]*shard.Shard, m.Len()),
-		stats:   newStats(m.Len()),
+		stats:   newStats(m),
 		log:     log,
 		seed:    maphash.MakeSeed(),
 		keys:    make(map[shard.Key]*geoKey),
@@ -177,7 +177,11 @@ func (r *Router) key(k shard.Key, create bool) *geoKey {
 }
 
 func (r *Router) stripe(g *geoKey, member string) *stripe {
-	return &g.stripes[maphash.String(r.seed, member)%stripes]
+	return &g.stripes[r.stripeOf(member)]
+}
+
+func (r *Router) stripeOf(member string) uint8 {
+	return uint8(maphash.String(r.seed, member) % stripes)
 }
 
 // minStamp returns the oldest write still visible in g: 0 when positions

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"geoshard/mapview"
 	"geoshard/resp"
 )
 
@@ -34,8 +35,9 @@ type Options struct {
 	MaxMemory     int64 // bytes of Go heap in use; 0: no limit
 	OutputLimit   OutputLimit
 
-	MetricsPort int  // HTTP port of /metrics; 0: off
-	Pprof       bool // serve /debug/pprof on the metrics port
+	MetricsPort int    // HTTP port of /metrics; 0: off
+	Pprof       bool   // serve /debug/pprof on the metrics port
+	MapTiles    string // tile URL template of /map's base layer; "none": Natural Earth only
 
 	TLSPort        int // 0: no TLS listener
 	TLSCertFile    string
@@ -75,6 +77,7 @@ func Defaults() Options {
 		OutputLimit:    OutputLimit{Hard: 256 << 20, Soft: 64 << 20, SoftTime: 60 * time.Second},
 		TLSAuthClients: "yes",
 		Cluster:        clusterDefaults(),
+		MapTiles:       mapview.DefaultTiles,
 	}
 }
 
@@ -200,6 +203,15 @@ var directives = []directive{
 		get: func(o *Options) string { return o.OutputLimit.String() }},
 	intDirective("metrics-port", 0, 65535, func(o *Options) *int { return &o.MetricsPort }),
 	yesNoDirective("pprof", func(o *Options) *bool { return &o.Pprof }),
+	{name: "map-tiles",
+		set: oneWord(func(o *Options, v string) error {
+			if v != "none" && !mapview.ValidTiles(v) {
+				return fmt.Errorf("want none or an http(s) URL template with {z}, {x} and {y}")
+			}
+			o.MapTiles = v
+			return nil
+		}),
+		get: func(o *Options) string { return o.MapTiles }},
 	intDirective("tls-port", 0, 65535, func(o *Options) *int { return &o.TLSPort }),
 	stringDirective("tls-cert-file", func(o *Options) *string { return &o.TLSCertFile }),
 	stringDirective("tls-key-file", func(o *Options) *string { return &o.TLSKeyFile }),

@@ -47,6 +47,8 @@ type Map struct {
 	index    rmTree    // over polygon bounding boxes
 	exposed  []rmSeg   // the boundary of the catch-all's area
 	expIndex rmTree    // over exposed segment bounding boxes
+	adjOnce  sync.Once
+	adj      rmAdj // the borders, see adjacency
 }
 
 //go:embed world.geojson

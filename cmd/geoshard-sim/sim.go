@@ -25,6 +25,10 @@ type config struct {
 	Seed           uint64
 	Progress       time.Duration // how often to print the progress line
 	Live           bool          // redraw one line (a terminal) instead of printing lines
+
+	// Replay of recorded files instead of the synthetic city.
+	PingsFile, SearchesFile string
+	SpeedSet                bool // -speed was given: pace the replay
 }
 
 func (c *config) check() error {
@@ -239,7 +243,7 @@ func (p *progress) finish(sum *summary) {
 	sort.Strings(names)
 	for _, n := range names {
 		b, was := sum.End.borders[n], sum.Start.borders[n]
-		fmt.Fprintf(p.out, "  border %s: handoffs %d, flaps suppressed %d, searches %d\n", n,
+		fmt.Fprintf(p.out, "  border %s: handoffs %d, flaps suppressed %d, searches %d\n", borderName(n, sum.End.shards),
 			b["handoffs"]-was["handoffs"], b["flaps_suppressed"]-was["flaps_suppressed"], b["searches"]-was["searches"])
 	}
 }
