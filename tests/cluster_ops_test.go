@@ -307,3 +307,64 @@ func grepLines(s, word string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestClusterClients: Redis Cluster clients are told, on every node, what
+// a standalone Redis tells them (CLUSTER and READONLY answer as Redis 7.0
+// does with cluster support disabled, byte for byte); redis-py's
+// RedisCluster and go-redis's ClusterClient stop with that message, and
+// plain clients work through any node.
+func TestClusterClients(t *testing.T) {
+	ref := startRedis(t)
+	tc := startCluster(t, 2, "--regions", clusterMap(t))
+	for _, cmd := range [][]string{{"CLUSTER"}, {"CLUSTER", "SLOTS"}, {"CLUSTER", "SHARDS"}, {"CLUSTER", "NODES"},
+		{"CLUSTER", "INFO"}, {"CLUSTER", "MYID"}, {"CLUSTER", "KEYSLOT", "drivers"}, {"CLUSTER", "KEYSLOT"},
+		{"CLUSTER", "FOO"}, {"CLUSTER", "HELP"}, {"READONLY"}, {"READWRITE"}, {"ASKING"}} {
+		want := string(dialRaw(t, ref).mustDo(t, cmd...))
+		for _, id := range []string{"a", "b"} {
+			if got := string(dialRaw(t, tc.nodes[id].proc).mustDo(t, cmd...)); got != want {
+				t.Errorf("node %s: %q = %q, redis-server %q", id, cmd, got, want)
+			}
+		}
+	}
+	if m, _ := clusterInfo(tc.nodes["a"].c); m["cluster_enabled"] != "0" {
+		t.Errorf("INFO cluster_enabled %q", m["cluster_enabled"])
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{tc.nodes["a"].proc.addr}, MaxRedirects: 1})
+	defer cc.Close()
+	err := cc.GeoAdd(ctx, "drivers", &redis.GeoLocation{Name: "cc", Longitude: 4.9, Latitude: 52.37}).Err()
+	if err == nil || !strings.Contains(err.Error(), "cluster support disabled") {
+		t.Errorf("go-redis ClusterClient GEOADD: %v; want the cluster-disabled error", err)
+	}
+	if n, err := tc.nodes["b"].c.Exists(ctx, "drivers").Result(); err != nil || n != 0 {
+		t.Errorf("the ClusterClient's write landed: EXISTS %d, %v", n, err)
+	}
+
+	py := python3WithRedis(t)
+	script := `
+import sys, redis
+from redis.cluster import RedisCluster
+a, b = int(sys.argv[1]), int(sys.argv[2])
+try:
+    RedisCluster(host="127.0.0.1", port=a)
+    print("RedisCluster connected")
+except Exception as e:
+    print(type(e).__name__ + ": " + str(e).replace(str(a), "PORT"))
+print(redis.Redis(port=a).geoadd("drivers", (4.9, 52.37, "py")))
+print(redis.Redis(port=b).geosearch("drivers", longitude=4.9, latitude=52.37, radius=1, unit="km"))
+`
+	run := func(a, b int) string {
+		out, err := exec.CommandContext(ctx, py, "-c", script, strconv.Itoa(a), strconv.Itoa(b)).CombinedOutput()
+		if err != nil {
+			t.Errorf("redis-py: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	want := run(ref.port, ref.port) // as redis-server answers
+	if got := run(tc.nodes["a"].proc.port, tc.nodes["b"].proc.port); got != want ||
+		!strings.Contains(got, "RedisClusterException") || !strings.Contains(got, "Cluster mode is not enabled") {
+		t.Errorf("redis-py\n got: %q\nredis-server: %q", got, want)
+	}
+}
