@@ -26,7 +26,7 @@ type NodeConfig struct {
 	Endpoints []string // etcd client URLs or host:port
 	Cluster   string   // cluster name: the etcd key prefix
 	ID        string   // this node's id, unique in the cluster
-	Advertise string   // host:port clients reach this node at (CLUSTER SLOTS)
+	Advertise string   // host:port clients reach this node at (GEOSHARD NODES)
 	Bus       string   // host:port to listen on for other nodes; "" = Advertise's host, any port
 	Password  string   // internal commands carry it
 
