@@ -167,9 +167,14 @@ func (r *Router) askRemote(ids []shard.ID, ask askFunc) func(*Result) {
 // the shards that hold them rather than those the search area touches;
 // reading that many owners costs about what asking a few dozen empty
 // shards does. heldShards bounds how many shards that may name.
+// Only on a fine map (more than fineMap shards) is that worth what it
+// changes: which shards a search asks, hence the fan-out and per-border
+// counters, then follow where a small key's members are rather than the
+// search's area, which the border planner judges maps by.
 const (
 	smallKey   = 1024
 	heldShards = 64
+	fineMap    = 256
 )
 
 // asked returns the shards a search of g must ask (sorted, distinct). On
@@ -179,7 +184,7 @@ const (
 // nothing, so asking it is only wasted work; one not asked holds no
 // member of the key.
 func (r *Router) asked(g *geoKey, q *geo.Search) []shard.ID {
-	if r.cl == nil && g != nil && g.entries.Load() <= smallKey {
+	if r.cl == nil && g != nil && r.regions.Len() > fineMap && g.entries.Load() <= smallKey {
 		if ids, ok := r.holding(g); ok {
 			return ids
 		}
