@@ -146,7 +146,7 @@ type ackedWrite struct {
 func TestClusterHungPeer(t *testing.T) {
 	const (
 		stopFor = 4 * time.Second
-		fanout  = 50 * time.Millisecond // the default
+		fanout  = 250 * time.Millisecond // the default in cluster mode
 	)
 	// A lease longer than the stop: the hung node keeps its shards, as a
 	// node stopped for less than the default 5 s lease does.
@@ -247,5 +247,50 @@ func TestClusterHungPeer(t *testing.T) {
 	}
 	if s99 > fanout+20*time.Millisecond {
 		t.Errorf("search p99 %v on healthy nodes while a peer hangs, want < %v", s99, fanout+20*time.Millisecond)
+	}
+}
+
+// TestClusterRemoteSearch (issue 12, defect 2): with default settings, a
+// search of one big shard through a node that does not own it must not
+// be cut by the fan-out deadline: every reply through every node equals
+// Redis's. It logs the latency through owner and non-owners.
+func TestClusterRemoteSearch(t *testing.T) {
+	ref := startRedis(t)
+	rc := redis.NewClient(&redis.Options{Addr: ref.addr, Protocol: 2, DisableIdentity: true})
+	defer rc.Close()
+	tc := startCluster(t, 3)
+	ds := faultDrivers(20000)
+	load(t, rc, ds)
+	load(t, tc.nodes["a"].c, ds)
+	searches := [][]any{
+		{"GEOSEARCH", "drivers", "FROMLONLAT", "4.9", "52.37", "BYRADIUS", "20", "km"},
+		{"GEOSEARCH", "drivers", "FROMLONLAT", "4.9", "52.37", "BYRADIUS", "20", "km", "DESC", "COUNT", "10"},
+		{"GEOSEARCH", "drivers", "FROMLONLAT", "4.9", "52.37", "BYRADIUS", "2", "km", "ASC"},
+	}
+	ctx := context.Background()
+	for _, id := range []string{"a", "b", "c"} {
+		c := tc.nodes[id].c
+		var took []time.Duration
+		differ := 0
+		for round := 0; round < 10; round++ {
+			for _, args := range searches {
+				want, _ := rc.Do(ctx, args...).Result()
+				begin := time.Now()
+				got, err := c.Do(ctx, args...).Result()
+				took = append(took, time.Since(begin))
+				if err != nil || !reflect.DeepEqual(got, want) {
+					differ++
+					if differ <= 3 {
+						t.Errorf("node %s: %v: %s (%v), redis %s", id, args[6:], describe(got), err, describe(want))
+					}
+				}
+			}
+		}
+		info, _ := clusterInfo(c)
+		t.Logf("node %s (%s local shards): %d searches, %d differ; p50 %v p90 %v max %v", id,
+			info["cluster_local_shards"], len(took), differ, percentile(took, 0.5), percentile(took, 0.9), percentile(took, 1))
+		if differ > 0 {
+			t.Errorf("node %s: %d of %d searches differ from Redis", id, differ, len(took))
+		}
 	}
 }
