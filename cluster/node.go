@@ -16,6 +16,8 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
 	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
 
 	"geoshard/router"
 )
@@ -66,6 +68,8 @@ type Node struct {
 	table      atomic.Pointer[Table] // the routing in force
 	owner      atomic.Bool           // registered under a live lease
 	etcdOK     atomic.Bool
+	outage     atomic.Bool  // etcd failed since it last answered
+	etcdBack   atomic.Int64 // unix ns etcd last came back after an outage
 	leader     atomic.Bool
 	registered atomic.Int64 // unix ns of the last registration
 	tableAt    atomic.Int64 // unix ns of the last table swap
@@ -123,6 +127,13 @@ func StartNode(r *router.Router, cfg NodeConfig) (*Node, error) {
 		DialKeepAliveTime:    2 * time.Second,
 		DialKeepAliveTimeout: 2 * time.Second,
 		Logger:               zap.NewNop(),
+		// gRPC's default reconnect backoff grows to two minutes; a node
+		// must be back within a lease TTL of etcd's return, or its lease
+		// lapses and it looks dead.
+		DialOptions: []grpc.DialOption{grpc.WithConnectParams(grpc.ConnectParams{
+			Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: 500 * time.Millisecond},
+			MinConnectTimeout: time.Second,
+		})},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cluster: etcd client: %w", err)
@@ -157,9 +168,10 @@ func StartNode(r *router.Router, cfg NodeConfig) (*Node, error) {
 		cli.Close()
 		return nil, fmt.Errorf("cluster: etcd %s: %w", strings.Join(cfg.Endpoints, ","), err)
 	}
-	n.wg.Add(2)
+	n.wg.Add(3)
 	go n.membership(ctx)
 	go n.watch(ctx)
+	go n.checkEtcd(ctx)
 	return n, nil
 }
 
@@ -201,7 +213,7 @@ func (n *Node) membership(ctx context.Context) {
 			continue
 		}
 		n.owner.Store(true)
-		n.etcdOK.Store(true)
+		n.etcdUp()
 		n.registered.Store(time.Now().UnixNano())
 		n.log.Info("cluster: registered", "lease_ttl_s", ttl, "advertise", n.cfg.Advertise)
 		lctx, stopLeading := context.WithCancel(ctx)
@@ -237,13 +249,6 @@ func (n *Node) membership(ctx context.Context) {
 		} else {
 			n.etcdDown("lease keep-alive failed", err)
 		}
-	}
-}
-
-func (n *Node) etcdDown(what string, err error) {
-	if n.etcdOK.Swap(false) {
-		n.log.Warn("cluster: etcd unreachable, serving with the last map", "what", what, "err", err,
-			"table_version", n.Table().Version)
 	}
 }
 
@@ -303,6 +308,9 @@ func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
 			dead++
 		}
 	}
+	if dead > 0 && n.settling() {
+		return false // the lead loop asks again every rebalancing interval
+	}
 	next, changed := plan(cur, live, n.cfg.MaxMoves)
 	if !changed {
 		return false
@@ -342,7 +350,7 @@ func (n *Node) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	n.etcdOK.Store(true)
+	n.etcdUp()
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if resp.Header.Revision < n.rev {
@@ -379,7 +387,7 @@ func (n *Node) watch(ctx context.Context) {
 				n.etcdDown("watch", err)
 				break
 			}
-			n.etcdOK.Store(true)
+			n.etcdUp()
 			n.mu.Lock()
 			for _, ev := range wr.Events {
 				if ev.Kv.ModRevision <= n.rev {

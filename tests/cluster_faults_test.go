@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
 )
 
 // faultDrivers is the data set of the fault tests: most drivers around
@@ -291,6 +294,109 @@ func TestClusterRemoteSearch(t *testing.T) {
 			info["cluster_local_shards"], len(took), differ, percentile(took, 0.5), percentile(took, 0.9), percentile(took, 1))
 		if differ > 0 {
 			t.Errorf("node %s: %d of %d searches differ from Redis", id, differ, len(took))
+		}
+	}
+}
+
+// assignmentOwners reads the published shard owners from etcd.
+func assignmentOwners(t *testing.T, tc *testCluster) map[string]string {
+	t.Helper()
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{tc.etcd.Endpoint}, DialTimeout: 2 * time.Second,
+		Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	resp, err := cli.Get(ctx, "/geoshard/"+tc.name+"/assignment")
+	if err != nil || len(resp.Kvs) != 1 {
+		t.Fatalf("reading the assignment: %v", err)
+	}
+	var a struct {
+		Owners map[string]string `json:"owners"`
+	}
+	if err := json.Unmarshal(resp.Kvs[0].Value, &a); err != nil {
+		t.Fatal(err)
+	}
+	return a.Owners
+}
+
+// TestClusterEtcdOutage (issue 12, defect 7): every node, not only the
+// leader, reports an etcd outage within one lease TTL; once etcd is back,
+// no shard moves (no node died) and no position is lost.
+func TestClusterEtcdOutage(t *testing.T) {
+	const lease = 2 * time.Second
+	tc := startCluster(t, 3, "--cluster-lease-ttl", "2")
+	ds := faultDrivers(3000)
+	load(t, tc.nodes["a"].c, ds)
+	before := assignmentOwners(t, tc)
+	ctx := context.Background()
+	card := func(id string) int64 {
+		n, err := tc.nodes[id].c.ZCard(ctx, "drivers").Result()
+		if err != nil {
+			t.Errorf("node %s: ZCARD: %v", id, err)
+		}
+		return n
+	}
+
+	// The embedded etcd takes seconds to stop; the outage starts when it
+	// stops answering, which a probe of our own tells.
+	probe, err := clientv3.New(clientv3.Config{Endpoints: []string{tc.etcd.Endpoint}, DialTimeout: time.Second,
+		Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer probe.Close()
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tc.etcd.Stop()
+	}()
+	var down time.Time
+	noticed := map[string]time.Time{}
+	for begin := time.Now(); len(noticed) < 3 && time.Since(begin) < 10*lease; time.Sleep(25 * time.Millisecond) {
+		if down.IsZero() {
+			pctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+			if _, err := probe.Get(pctx, "probe"); err != nil {
+				down = time.Now()
+			}
+			cancel()
+		}
+		for _, id := range []string{"a", "b", "c"} {
+			if _, ok := noticed[id]; ok {
+				continue
+			}
+			if m, err := clusterInfo(tc.nodes[id].c); err == nil && m["cluster_etcd"] == "unreachable" {
+				noticed[id] = time.Now()
+			}
+		}
+	}
+	<-stopped
+	for _, id := range []string{"a", "b", "c"} {
+		at, ok := noticed[id]
+		after := at.Sub(down)
+		t.Logf("node %s: etcd outage noticed %v after etcd stopped answering", id, after)
+		if !ok || down.IsZero() || after > lease {
+			t.Errorf("node %s: etcd outage noticed after %v (noticed %v), want within the %v lease", id, after, ok, lease)
+		}
+	}
+	time.Sleep(3 * lease) // an outage several leases long
+	for _, id := range []string{"a", "b", "c"} {
+		if n := card(id); n != int64(len(ds)) {
+			t.Errorf("etcd down: node %s counts %d of %d", id, n, len(ds))
+		}
+	}
+	tc.etcd.Restart()
+	tc.settled(20*time.Second, "a", "b", "c")
+	time.Sleep(4 * lease) // leases lost late would move shards now
+	tc.settled(20*time.Second, "a", "b", "c")
+	if after := assignmentOwners(t, tc); !reflect.DeepEqual(after, before) {
+		t.Errorf("shards moved although no node died:\nbefore %v\nafter  %v", before, after)
+	}
+	for _, id := range []string{"a", "b", "c"} {
+		if n := card(id); n != int64(len(ds)) {
+			t.Errorf("etcd back: node %s counts %d of %d", id, n, len(ds))
 		}
 	}
 }
