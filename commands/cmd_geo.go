@@ -74,7 +74,7 @@ triples:
 // addAll writes members with their scores, in order, as ZADD does, and
 // replies how many were added (with CH: added or changed).
 func (e *Engine) addAll(c *Client, k shard.Key, member func(j int) []byte, scores []float64, f router.AddFlags, ch bool) {
-	n := 0
+	n, dirty := 0, 0
 	for j, score := range scores {
 		added, changed, err := e.Router().TryAdd(k, string(member(j)), score, f)
 		if err != nil {
@@ -85,7 +85,11 @@ func (e *Engine) addAll(c *Client, k shard.Key, member func(j int) []byte, score
 		if added || (ch && changed) {
 			n++
 		}
+		if added || changed {
+			dirty++
+		}
 	}
+	c.changed(dirty) // the save schedule counts elements, as Redis's dirty counter
 	c.W.Int(int64(n))
 }
 

@@ -170,6 +170,7 @@ func zrem(e *Engine, c *Client, args [][]byte) {
 		// The last member took the key with it: its TTL goes too.
 		e.deleteKey(c.db, string(args[1]))
 	}
+	c.changed(n)
 	c.W.Int(int64(n))
 }
 

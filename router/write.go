@@ -47,7 +47,11 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	}
 	e := shard.NewEntry(member, score, stamp)
 	to := r.place(cur.shard, exists, e.Lon, e.Lat)
-	r.shards[to].Put(k, e)
+	hint := uint32(0)
+	if exists && cur.shard == to {
+		hint = cur.at
+	}
+	_, at := r.shards[to].PutAt(k, e, hint)
 	r.stats.Shards[to].Writes.Add(1)
 	if exists && cur.shard != to {
 		// The new copy is in place: only now may the old one go.
@@ -61,7 +65,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	if !exists {
 		g.entries.Add(1)
 	}
-	st.owner[member] = slot{shard: to, score: score, stamp: stamp}
+	st.owner[member] = slot{shard: to, at: at, score: score, stamp: stamp}
 	return !live, live && cur.score != score
 }
 
