@@ -192,4 +192,3 @@ func (n *Node) Refresh(ctx context.Context) { n.refresh(ctx) }
 
 // CallTimeout bounds a remote call other than a search.
 func (n *Node) CallTimeout() time.Duration { return n.cfg.CallTimeout }
-
