@@ -248,6 +248,7 @@ func testConfig() *Config {
 	for name, v := range map[string]string{"databases": "16", "save": "", "appendonly": "no"} {
 		cfg.Add(&Setting{Name: name, Get: func() string { return v }})
 	}
+	cfg.SetProtectedActions(AllowNo, AllowYes) // as startRedis runs redis-server
 	return cfg
 }
 

@@ -45,7 +45,9 @@ type Reader struct {
 // Open checks a snapshot whole (header, version, trailer, length,
 // checksum) and returns a reader over its records.
 func Open(path string) (*Reader, error) {
-	f, err := os.Open(path)
+	// Non-blocking, so that a FIFO in the snapshot's place is refused
+	// below instead of waiting for a writer for ever.
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlock, 0)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", path, err)
 	}
@@ -64,6 +66,9 @@ func open(path string, f *os.File) (*Reader, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("snapshot %s: not a regular file (%s)", path, st.Mode().Type())
 	}
 	size := st.Size()
 	var h [headerLen]byte
