@@ -103,9 +103,13 @@ func attrs(dom, elem, name, other string) map[string]string {
 func TestChromiumDrawsMap(t *testing.T) {
 	r := busyRouter(t)
 	b := newBrowser(t, r)
+	// The page's density covers its view: the grid, not the catch-all's
+	// drivers far away.
 	var members int64
-	for _, n := range r.ShardMembers() {
-		members += n
+	for id, n := range r.ShardMembers() {
+		if shard.ID(id) != r.Regions().CatchAll() {
+			members += n
+		}
 	}
 	cases := []struct {
 		hash, mode string
