@@ -51,12 +51,21 @@ func TestInfoBoundedOnManyAreas(t *testing.T) {
 	gs := startGeoshard(t, "geoshard-5001", "--regions", writeGridMap(t, -10, 35, 30, 60, 100, 50))
 	rc := dialRaw(t, gs)
 	rc.mustDo(t, "GEOADD", "k", "4.9", "52.37", "a", "13.4", "52.5", "b", "151.2", "-33.86", "c")
+	// A key too big to be searched in its holders' shards only: a world
+	// search of it asks all 5,001 shards and counts every border.
+	big := []string{"GEOADD", "big"}
+	for i := range 1100 {
+		big = append(big, strconv.FormatFloat(-10+float64(i%100)*0.4+0.1, 'f', 3, 64),
+			strconv.FormatFloat(35+float64(i/100)*2.5+0.1, 'f', 3, 64), "m"+strconv.Itoa(i))
+	}
+	rc.mustDo(t, big...)
 	rc.mustDo(t, "INFO", "shards") // warm up: what INFO costs itself is not what we look for
 	before := rssKB(t, gs)
 	for _, q := range [][]string{
 		{"GEOSEARCH", "k", "FROMLONLAT", "0", "0", "BYBOX", "40000", "20000", "km", "ASC"},
 		{"GEOSEARCH", "k", "FROMLONLAT", "4.9", "52.37", "BYRADIUS", "5000", "km", "ASC"},
 		{"GEORADIUS", "k", "10", "45", "20000", "km", "WITHDIST"},
+		{"GEOSEARCH", "big", "FROMLONLAT", "0", "0", "BYBOX", "40000", "20000", "km", "ASC", "COUNT", "3"},
 	} {
 		if r := string(rc.mustDo(t, q...)); !strings.HasPrefix(r, "*") {
 			t.Fatalf("%v: %q", q, r)
