@@ -43,6 +43,8 @@ type Router struct {
 	cl     Remote // nil: single-node mode
 	remote remoteState
 
+	move *move // the members still in the previous map's shards (reload.go)
+
 	hooks testHooks
 }
 

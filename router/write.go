@@ -22,7 +22,8 @@ type AddFlags struct {
 // Every write refreshes the member's timestamp, even when the score stays.
 func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (added, changed bool) {
 	if r.cl != nil {
-		return r.addCluster(k, member, score, f)
+		added, changed, _ = r.addCluster(k, member, score, f) // TryAdd reports the error
+		return added, changed
 	}
 	g, st := r.lockMember(k, member, !f.XX)
 	if g == nil {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"geoshard/mapview"
 	"geoshard/resp"
 )
 
@@ -31,12 +32,16 @@ type Options struct {
 	LogFormat       string        // text or json
 
 	ProtectedMode bool
-	MaxMemory     int64 // bytes of Go heap in use; 0: no limit
-	GCPercent     int   // the Go collector's GOGC: heap growth over live data before a collection
-	OutputLimit   OutputLimit
+	// EnableProtectedConfigs and EnableDebugCommand are Redis 7.0's
+	// enable-protected-configs and enable-debug-command: no, yes or local.
+	EnableProtectedConfigs, EnableDebugCommand string
+	MaxMemory                                  int64 // bytes of Go heap in use; 0: no limit
+	GCPercent                                  int   // the Go collector's GOGC: heap growth over live data before a collection
+	OutputLimit                                OutputLimit
 
-	MetricsPort int  // HTTP port of /metrics; 0: off
-	Pprof       bool // serve /debug/pprof on the metrics port
+	MetricsPort int    // HTTP port of /metrics; 0: off
+	Pprof       bool   // serve /debug/pprof on the metrics port
+	MapTiles    string // tile URL template of /map's base layer; "none": Natural Earth only
 
 	TLSPort        int // 0: no TLS listener
 	TLSCertFile    string
@@ -79,11 +84,17 @@ func Defaults() Options {
 		LogLevel:        "notice",
 		LogFormat:       "text",
 		ProtectedMode:   true,
-		GCPercent:       DefaultGCPercent,
+		// As Redis 7.0: no client may move where files are written, or
+		// run DEBUG, unless the operator says so.
+		EnableProtectedConfigs: "no",
+		EnableDebugCommand:     "no",
+		GCPercent:              DefaultGCPercent,
 		// Unlike Redis's "normal 0 0 0": a client that stops reading is
 		// cut off rather than left holding a goroutine and its replies.
 		OutputLimit:    OutputLimit{Hard: 256 << 20, Soft: 64 << 20, SoftTime: 60 * time.Second},
 		TLSAuthClients: "yes",
+		Cluster:        clusterDefaults(),
+		MapTiles:       mapview.DefaultTiles,
 	}
 }
 
@@ -93,8 +104,11 @@ func Defaults() Options {
 type directive struct {
 	name  string
 	multi bool // takes several words (bind)
-	set   func(o *Options, vals []string) error
-	get   func(o *Options) string
+	// secret values (passwords) are neither shown by CONFIG GET nor
+	// written by CONFIG REWRITE: they stay where the operator put them.
+	secret bool
+	set    func(o *Options, vals []string) error
+	get    func(o *Options) string
 }
 
 func oneWord(f func(o *Options, v string) error) func(*Options, []string) error {
@@ -130,6 +144,21 @@ func yesNoDirective(name string, field func(o *Options) *bool) directive {
 			return err
 		}),
 		get: func(o *Options) string { return yesNo(*field(o)) },
+	}
+}
+
+// allowDirective is one of Redis's "no, yes or local" switches.
+func allowDirective(name string, field func(o *Options) *string) directive {
+	return directive{name: name,
+		set: oneWord(func(o *Options, v string) error {
+			switch v = strings.ToLower(v); v {
+			case "no", "yes", "local":
+				*field(o) = v
+				return nil
+			}
+			return fmt.Errorf("want no, yes or local")
+		}),
+		get: func(o *Options) string { return *field(o) },
 	}
 }
 
@@ -192,6 +221,8 @@ var directives = []directive{
 		}),
 		get: func(o *Options) string { return o.LogFormat }},
 	yesNoDirective("protected-mode", func(o *Options) *bool { return &o.ProtectedMode }),
+	allowDirective("enable-protected-configs", func(o *Options) *string { return &o.EnableProtectedConfigs }),
+	allowDirective("enable-debug-command", func(o *Options) *string { return &o.EnableDebugCommand }),
 	{name: "maxmemory",
 		set: oneWord(func(o *Options, v string) (err error) {
 			o.MaxMemory, err = ParseMemory(v)
@@ -207,6 +238,15 @@ var directives = []directive{
 		get: func(o *Options) string { return o.OutputLimit.String() }},
 	intDirective("metrics-port", 0, 65535, func(o *Options) *int { return &o.MetricsPort }),
 	yesNoDirective("pprof", func(o *Options) *bool { return &o.Pprof }),
+	{name: "map-tiles",
+		set: oneWord(func(o *Options, v string) error {
+			if v != "none" && !mapview.ValidTiles(v) {
+				return fmt.Errorf("want none or an http(s) URL template with {z}, {x} and {y}")
+			}
+			o.MapTiles = v
+			return nil
+		}),
+		get: func(o *Options) string { return o.MapTiles }},
 	intDirective("tls-port", 0, 65535, func(o *Options) *int { return &o.TLSPort }),
 	stringDirective("tls-cert-file", func(o *Options) *string { return &o.TLSCertFile }),
 	stringDirective("tls-key-file", func(o *Options) *string { return &o.TLSKeyFile }),

@@ -76,6 +76,8 @@ func TestParseArgs(t *testing.T) {
 		{"--client-output-buffer-limit", "normal", "1", "2"},
 		{"--client-output-buffer-limit", "weird", "1", "2", "3"},
 		{"--tls-auth-clients", "sometimes"},
+		{"--map-tiles", "ftp://tiles.example/{z}/{x}/{y}.png"},
+		{"--map-tiles", "https://tiles.example/{z}.png"},
 		{"--maxmemory", "-1"},
 		{"--gc-percent", "0"},
 		{"--proto-max-bulk-len", "1kb"},

@@ -53,12 +53,12 @@ type Server struct {
 // New builds a server from its options: it loads the region map and
 // creates the shards, but does not listen yet.
 func New(o Options, log *slog.Logger) (*Server, error) {
-	if err := o.checkCluster(); err != nil {
+	if err := o.prepareCluster(); err != nil {
 		return nil, err
 	}
 	regions := shard.DefaultMap()
 	if o.Regions != "" {
-		m, err := shard.LoadMapFile(o.Regions)
+		m, err := loadRegionFile(o.Regions)
 		if err != nil {
 			return nil, fmt.Errorf("region map %s: %w", o.Regions, err)
 		}
@@ -131,6 +131,7 @@ func (s *Server) Listen() error {
 		}
 		s.httpLn = ln
 	}
+	s.removeStaleTemps()
 	return nil
 }
 
