@@ -19,14 +19,8 @@ type step struct {
 	bound float64 // lower bound of the distance, metres
 	start uint64  // the cell's first score
 	at    uint32  // the member's slab index
-	level int8    // the cell spans 4^level scores; member or strays below
+	level int8    // the cell spans 4^level scores; -1 for a member
 }
-
-// Steps that are not cells.
-const (
-	member = -1 // one member, at
-	strays = -2 // every member whose score is no geohash cell's
-)
 
 // walk is a min-heap of steps on their bound.
 type walk []step
@@ -70,23 +64,26 @@ func (w *walk) pop() step {
 
 // nearby visits items in the order of a lower bound of their distance from
 // (lon, lat); fn gets each item with that bound, until it returns false.
-// Every item not yet visited is at least as far as the last bound.
+// Every item not yet visited is at least as far as the last bound. Only
+// members whose scores GEOADD can give (0 <= score < 2^54, edge overflow
+// included), the ones a search can match, are visited.
 func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
 	near := geo.NewNear(lon, lat)
 	w := make(walk, 0, 64)
-	w.push(step{start: 0, level: geo.Step})
-	w.push(step{level: strays})
+	// GEOADD's scores fill [0, 2^52) and, for points on the east edge
+	// (lon=180) or the north edge (lat=MaxLat), overflow into bits 52
+	// and 53 as in Redis: four top cells hold them all.
+	for c := range uint64(4) {
+		start := c << (2 * geo.Step)
+		w.push(step{bound: near.Bound(geo.CellRect(start, geo.Step)), start: start, level: geo.Step})
+	}
 	var refs [leafMembers + 1]ref
 	for len(w) > 0 {
 		st := w.pop()
-		switch st.level {
-		case member:
+		if st.level < 0 {
 			if !fn(&s.items[st.at], st.bound) {
 				return
 			}
-			continue
-		case strays:
-			s.strays(&near, &w)
 			continue
 		}
 		lo, hi := float64(st.start), float64(st.start+1<<(2*uint(st.level)))
@@ -103,7 +100,7 @@ func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
 			for _, r := range refs[:n] {
 				lon, lat := geo.Decode(r.score)
 				b := near.Bound(geo.Rect{MinLon: lon, MinLat: lat, MaxLon: lon, MaxLat: lat})
-				w.push(step{bound: max(b, st.bound), at: r.at, level: member})
+				w.push(step{bound: max(b, st.bound), at: r.at, level: -1})
 			}
 			if n > leafMembers { // a single score held by many members
 				s.byScore.Ascend(refs[n-1], func(r ref) bool {
@@ -111,7 +108,7 @@ func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
 						return false
 					}
 					if r.at != refs[n-1].at {
-						w.push(step{bound: st.bound, at: r.at, level: member})
+						w.push(step{bound: st.bound, at: r.at, level: -1})
 					}
 					return true
 				})
@@ -125,27 +122,4 @@ func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
 			w.push(step{bound: max(b, st.bound), start: start, level: st.level - 1})
 		}
 	}
-}
-
-// strays queues the members whose scores lie outside every geohash cell:
-// sorted-set scores below 0, and 2^52 and above, which GEOADD gives a
-// longitude of exactly 180 (its cell index overflows 26 bits, in Redis
-// too, whose searches there reach past 2^52 as well). Few keys have any.
-func (s *set) strays(near *geo.Near, w *walk) {
-	queue := func(r ref) {
-		lon, lat := geo.Decode(r.score)
-		b := near.Bound(geo.Rect{MinLon: lon, MinLat: lat, MaxLon: lon, MaxLat: lat})
-		w.push(step{bound: b, at: r.at, level: member})
-	}
-	s.byScore.Scan(func(r ref) bool {
-		if r.score >= 0 {
-			return false
-		}
-		queue(r)
-		return true
-	})
-	s.byScore.Ascend(ref{1 << 52, probe}, func(r ref) bool {
-		queue(r)
-		return true
-	})
 }
