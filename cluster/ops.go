@@ -33,10 +33,12 @@ func (n *Node) healthEvery() time.Duration {
 }
 
 // checkHealth pings every peer on the bus and reads who leads, until ctx
-// ends.
+// ends. A peer fails when it does not answer within the interval (at
+// least half a second, so a loaded machine is not taken for a dead one).
 func (n *Node) checkHealth(ctx context.Context) {
 	defer n.wg.Done()
 	every := n.healthEvery()
+	limit := max(every, 500*time.Millisecond)
 	for ctx.Err() == nil {
 		n.mu.Lock()
 		peers := make([]*peer, 0, len(n.peers))
@@ -51,7 +53,7 @@ func (n *Node) checkHealth(ctx context.Context) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				pctx, cancel := context.WithTimeout(ctx, every)
+				pctx, cancel := context.WithTimeout(ctx, limit)
 				defer cancel()
 				if _, err := p.c.Do(pctx, "GEOSHARD", "PING", n.cfg.Password, "0").Result(); err != nil {
 					mu.Lock()
@@ -60,11 +62,18 @@ func (n *Node) checkHealth(ctx context.Context) {
 				}
 			}()
 		}
-		leader, lerr := n.readLeader(ctx, every)
+		leader, lerr := n.readLeader(ctx, limit)
 		wg.Wait()
 		if ctx.Err() != nil {
 			return
 		}
+		n.mu.Lock()
+		for _, p := range peers {
+			if n.peers[p.id] != p {
+				delete(failed, p.id) // replaced meanwhile: its old client was closed
+			}
+		}
+		n.mu.Unlock()
 		n.health.mu.Lock()
 		n.health.failed = failed
 		if lerr == nil {

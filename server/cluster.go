@@ -105,8 +105,8 @@ func (o *Options) prepareCluster() error {
 		return errors.New("cluster mode needs position-ttl > 0: copies a lost handoff delete leaves behind expire only by it")
 	case c.NodeID == "":
 		return errors.New("cluster mode needs node-id")
-	case c.LeaseTTL < time.Second:
-		return errors.New("cluster-lease-ttl must be at least 1 second (etcd leases are whole seconds)")
+	case c.LeaseTTL < time.Second || c.LeaseTTL%time.Second != 0:
+		return errors.New("cluster-lease-ttl must be a whole number of seconds >= 1 (etcd leases are whole seconds)")
 	case c.Rebalance <= 0:
 		return errors.New("cluster-rebalance-interval must be > 0")
 	}
