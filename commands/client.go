@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"net"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -27,6 +28,20 @@ type Client struct {
 	multi         *[]queued // commands queued since MULTI; nil outside one
 	multiFailed   bool      // a queued command was rejected: EXEC aborts
 	quit          bool
+	// prepared is what the running command's prepare step left for its
+	// handler; nil otherwise. Only the connection's goroutine uses it.
+	prepared any
+	// changes is what the running write command changed, for the save
+	// schedule; counted says the command reported it (see Engine.guarded).
+	changes int64
+	counted bool
+}
+
+// changed records that the running command changed n elements (members
+// added or moved, keys deleted), as Redis adds to its dirty counter.
+func (c *Client) changed(n int) {
+	c.changes += int64(n)
+	c.counted = true
 }
 
 // NewClient registers a new connection with the engine.
@@ -47,6 +62,23 @@ func (e *Engine) NewClient(addr, laddr string) *Client {
 
 // Close forgets a connection.
 func (e *Engine) Close(c *Client) { e.clients.remove(c) }
+
+// isLocal reports whether the client connected from 127.0.0.1 or ::1
+// (or not over IP at all), as Redis's islocalClient.
+func (c *Client) isLocal() bool {
+	host, _, err := net.SplitHostPort(c.addr)
+	if err != nil {
+		return true
+	}
+	return host == "127.0.0.1" || host == "::1"
+}
+
+// AuthRequired reports whether the client must still give the password,
+// as Redis's authRequired: the protocol reader then applies its limits
+// for unauthenticated clients.
+func (e *Engine) AuthRequired(c *Client) bool {
+	return !c.authenticated && e.config.RequirePass() != ""
+}
 
 // Quit reports whether the client asked to close the connection (QUIT).
 func (c *Client) Quit() bool { return c.quit }

@@ -7,9 +7,10 @@ func init() {
 	register(
 		&command{name: "config|get", arity: -3, flags: admin, handler: configGet},
 		// Exclusive: a region map reload swaps the router under it.
-		&command{name: "config|set", arity: -4, flags: admin, handler: configSet, exclusive: true},
+		&command{name: "config|set", arity: -4, flags: admin, handler: configSet, exclusive: true, prepare: configPrepare},
 		&command{name: "config|resetstat", arity: 2, flags: admin, handler: configResetStat},
-		&command{name: "config|rewrite", arity: 2, flags: admin, handler: configRewrite},
+		// Unlocked: it reads and writes the config file, nothing of the keyspace.
+		&command{name: "config|rewrite", arity: 2, flags: admin, handler: configRewrite, unlocked: true},
 	)
 }
 
@@ -63,8 +64,10 @@ func configSet(e *Engine, c *Client, args [][]byte) {
 		case unknown != "" || errStr != "":
 		case !ok:
 			unknown = name
-		case s.Set == nil:
+		case s.Set == nil && s.Prepare == nil:
 			errArg, errStr = name, "can't set immutable config"
+		case s.Protected && !e.config.protectedConfigsAllowed(c):
+			errArg, errStr = name, "can't set protected config"
 		default:
 			for _, prev := range settings {
 				if prev == s {
@@ -82,20 +85,76 @@ func configSet(e *Engine, c *Client, args [][]byte) {
 		c.W.Error("ERR CONFIG SET failed (possibly related to argument '" + errArg + "') - " + errStr)
 		return
 	}
+	ready, _ := c.prepared.(map[*Setting]prepared)
+	// Settings with a prepare step go last: they are the costly ones to
+	// put back, and most often the ones that fail.
+	order := make([]int, 0, len(settings))
+	for pass := range 2 {
+		for i, s := range settings {
+			if (s.Prepare != nil) == (pass == 1) {
+				order = append(order, i)
+			}
+		}
+	}
 	old := make([]string, len(settings))
 	for i, s := range settings {
 		old[i] = s.Get()
 	}
-	for i, s := range settings {
-		if err := s.Set(string(pairs[2*i+1])); err != nil {
-			for j := i - 1; j >= 0; j-- {
-				settings[j].Set(old[j])
+	for k, i := range order {
+		s := settings[i]
+		err := applySetting(s, string(pairs[2*i+1]), ready)
+		if err != nil {
+			for j := k - 1; j >= 0; j-- {
+				settings[order[j]].change(old[order[j]])
 			}
 			c.W.Error("ERR CONFIG SET failed (possibly related to argument '" + s.Name + "') - " + err.Error())
 			return
 		}
 	}
 	c.W.OK()
+}
+
+// prepared is the result of a setting's prepare step for one value.
+type prepared struct {
+	value string
+	apply func() error
+	err   error
+}
+
+// configPrepare runs, before the keyspace lock, the prepare steps of the
+// settings CONFIG SET names (reading a region map), so that only applying
+// the result holds other commands back.
+func configPrepare(e *Engine, c *Client, args [][]byte) {
+	if len(args)%2 != 0 {
+		return
+	}
+	var out map[*Setting]prepared
+	for i := 2; i+1 < len(args); i += 2 {
+		s, ok := e.config.Lookup(string(args[i]))
+		if !ok || s.Prepare == nil || (s.Protected && !e.config.protectedConfigsAllowed(c)) {
+			continue
+		}
+		if out == nil {
+			out = make(map[*Setting]prepared)
+		}
+		v := string(args[i+1])
+		apply, err := s.Prepare(v)
+		out[s] = prepared{v, apply, err}
+	}
+	if out != nil {
+		c.prepared = out
+	}
+}
+
+// applySetting sets one value, with its prepared result if there is one.
+func applySetting(s *Setting, value string, ready map[*Setting]prepared) error {
+	if p, ok := ready[s]; ok && p.value == value {
+		if p.err != nil {
+			return p.err
+		}
+		return p.apply()
+	}
+	return s.change(value)
 }
 
 // configResetStat: CONFIG RESETSTAT

@@ -74,13 +74,22 @@ triples:
 // addAll writes members with their scores, in order, as ZADD does, and
 // replies how many were added (with CH: added or changed).
 func (e *Engine) addAll(c *Client, k shard.Key, member func(j int) []byte, scores []float64, f router.AddFlags, ch bool) {
-	n := 0
+	n, dirty := 0, 0
 	for j, score := range scores {
-		added, changed := e.Router().Add(k, string(member(j)), score, f)
+		added, changed, err := e.Router().TryAdd(k, string(member(j)), score, f)
+		if err != nil {
+			// Cluster mode: the shard's node is down or not answering.
+			c.W.Error("TRYAGAIN " + err.Error())
+			return
+		}
 		if added || (ch && changed) {
 			n++
 		}
+		if added || changed {
+			dirty++
+		}
 	}
+	c.changed(dirty) // the save schedule counts elements, as Redis's dirty counter
 	c.W.Int(int64(n))
 }
 

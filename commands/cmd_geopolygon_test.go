@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"geoshard/router"
 	"geoshard/geo"
+	"geoshard/router"
 	"geoshard/shard"
 )
 

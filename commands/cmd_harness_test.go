@@ -25,6 +25,8 @@ func testEngine(t testing.TB) *Engine {
 	cfg := NewConfig()
 	dir := t.TempDir()
 	cfg.Add(&Setting{Name: "dir", Get: func() string { return dir }})
+	// As the reference redis-server of the differential tests runs.
+	cfg.SetProtectedActions(AllowNo, AllowYes)
 	return New(router.New(router.Config{}), cfg)
 }
 

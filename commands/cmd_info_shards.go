@@ -21,7 +21,18 @@ func infoShards(e *Engine, c *Client, b *infoBuilder) {
 	st := r.Stats()
 	b.field("region_map_version", m.Version())
 	b.field("hysteresis_margin_m", strconv.FormatFloat(m.Margin(), 'f', -1, 64))
-	b.int("shards", int64(m.Len()))
+	_, own := m.Own()
+	b.int("shards", int64(own))
+	if running, moved, total, ok := r.Moving(); ok {
+		// The last reload's move of members to the new map's shards.
+		state := "done"
+		if running {
+			state = "moving"
+		}
+		b.field("region_map_move", state)
+		b.int("region_map_move_moved", moved)
+		b.int("region_map_move_total", total)
+	}
 	b.int("position_ttl_ms", r.PositionTTL().Milliseconds())
 	b.int("fanout_timeout_ms", r.FanoutTimeout().Milliseconds())
 	members := r.ShardMembers()

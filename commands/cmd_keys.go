@@ -15,6 +15,7 @@ func init() {
 				n++
 			}
 		}
+		c.changed(n)
 		c.W.Int(int64(n))
 	}
 	flush := func(all bool) func(e *Engine, c *Client, args [][]byte) {

@@ -7,7 +7,7 @@ func init() {
 		&command{name: "multi", arity: 1, flags: []string{"noscript", "loading", "stale", "fast", "allow_busy"}, handler: multi},
 		// EXEC runs its queue with the keyspace held alone, which is what
 		// makes a transaction atomic.
-		&command{name: "exec", arity: 1, flags: []string{"noscript", "loading", "stale", "skip_slowlog"}, handler: execCmd, exclusive: true},
+		&command{name: "exec", arity: 1, flags: []string{"noscript", "loading", "stale", "skip_slowlog"}, handler: execCmd, exclusive: true, prepare: execPrepare},
 		&command{name: "discard", arity: 1, flags: []string{"noscript", "loading", "stale", "fast", "allow_busy"}, handler: discard},
 	)
 }
@@ -78,6 +78,28 @@ func (c *Client) endMulti() {
 	c.multiFailed = false
 }
 
+// execPrepare runs the prepare steps of the queued commands before EXEC
+// takes the keyspace, so that a queued CONFIG SET regions reads its file
+// with nobody waiting, as it would outside MULTI.
+func execPrepare(e *Engine, c *Client, args [][]byte) {
+	if c.multi == nil || c.multiFailed {
+		return
+	}
+	var out []any
+	for i, qc := range *c.multi {
+		if qc.cmd.prepare == nil {
+			continue
+		}
+		if out == nil {
+			out = make([]any, len(*c.multi))
+		}
+		c.prepared = nil
+		qc.cmd.prepare(e, c, qc.args)
+		out[i] = c.prepared
+	}
+	c.prepared = out
+}
+
 // execCmd: EXEC. The caller holds the keyspace alone (exec is exclusive).
 func execCmd(e *Engine, c *Client, args [][]byte) {
 	if c.multi == nil {
@@ -85,16 +107,21 @@ func execCmd(e *Engine, c *Client, args [][]byte) {
 		return
 	}
 	q, failed := *c.multi, c.multiFailed
+	prepared, _ := c.prepared.([]any)
 	c.endMulti()
 	if failed {
 		c.W.Error("EXECABORT Transaction discarded because of previous errors.")
 		return
 	}
 	c.W.Array(len(q))
-	for _, qc := range q {
+	for i, qc := range q {
 		st := e.stat(qc.cmd.fullName())
 		begin := time.Now()
 		before := len(c.W.Buf)
+		c.prepared = nil
+		if i < len(prepared) {
+			c.prepared = prepared[i]
+		}
 		e.runLocked(c, qc.cmd, qc.args)
 		st.calls.Add(1)
 		st.usec.Add(time.Since(begin).Microseconds())

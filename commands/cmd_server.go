@@ -9,7 +9,7 @@ import (
 func init() {
 	register(
 		&command{name: "function|flush", arity: -2, flags: []string{"write", "noscript"}, handler: functionFlush},
-		&command{name: "debug", arity: -2, flags: []string{"admin", "noscript", "loading", "stale"}, handler: debug},
+		&command{name: "debug", arity: -2, flags: []string{"admin", "noscript", "loading", "stale"}, handler: debug, protected: true},
 		&command{name: "time", arity: 1, flags: []string{"loading", "stale", "fast"}, handler: timeCmd},
 	)
 }

@@ -13,7 +13,34 @@ type Setting struct {
 	Name string
 	Get  func() string
 	Set  func(value string) error // nil: only at start-up
+	// Protected settings (dir, dbfilename: where files are written) change
+	// live only when enable-protected-configs allows it, as in Redis 7.0.
+	Protected bool
+	// Prepare, if set, does the slow part of a change (reading and
+	// checking a file) before CONFIG SET takes the keyspace, so that no
+	// command waits on it; the function it returns applies the result
+	// under the lock, in place of Set.
+	Prepare func(value string) (apply func() error, err error)
 }
+
+// change sets a value, preparing it first if the setting has that step.
+func (s *Setting) change(value string) error {
+	if s.Prepare == nil {
+		return s.Set(value)
+	}
+	apply, err := s.Prepare(value)
+	if err != nil {
+		return err
+	}
+	return apply()
+}
+
+// Values of enable-protected-configs and enable-debug-command, as Redis's.
+const (
+	AllowNo    = "no"
+	AllowYes   = "yes"
+	AllowLocal = "local" // from 127.0.0.1 and ::1 only
+)
 
 // Config holds the server's directives by name.
 type Config struct {
@@ -22,6 +49,36 @@ type Config struct {
 	pass     string
 	hooks    hooks       // hooks.go
 	memory   memoryLimit // oom.go
+
+	// enable-protected-configs and enable-debug-command: fixed at start.
+	protectedConfigs, debugCommand string
+}
+
+// SetProtectedActions sets enable-protected-configs and
+// enable-debug-command (AllowNo, AllowYes or AllowLocal); both are
+// AllowNo until set, Redis 7.0's defaults.
+func (c *Config) SetProtectedActions(configs, debug string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.protectedConfigs, c.debugCommand = configs, debug
+}
+
+// allowed is Redis's allowProtectedAction: yes, or local and the client
+// is on the loopback interface.
+func allowed(mode string, cl *Client) bool {
+	return mode == AllowYes || (mode == AllowLocal && cl.isLocal())
+}
+
+func (c *Config) protectedConfigsAllowed(cl *Client) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return allowed(c.protectedConfigs, cl)
+}
+
+func (c *Config) debugAllowed(cl *Client) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return allowed(c.debugCommand, cl)
 }
 
 // NewConfig returns an empty configuration.
@@ -62,10 +119,10 @@ func (c *Config) SetValue(name, value string) error {
 	if !ok {
 		return fmt.Errorf("Unknown option or number of arguments for CONFIG SET - '%s'", name)
 	}
-	if s.Set == nil {
+	if s.Set == nil && s.Prepare == nil {
 		return fmt.Errorf("CONFIG SET failed (possibly related to argument '%s') - can't set immutable config", s.Name)
 	}
-	if err := s.Set(value); err != nil {
+	if err := s.change(value); err != nil {
 		return fmt.Errorf("CONFIG SET failed (possibly related to argument '%s') - %v", s.Name, err)
 	}
 	return nil

@@ -36,7 +36,10 @@ type Engine struct {
 
 	clients  clientList
 	counters counters
-	persist  persistence // snapshot.go
+	// dirty counts changes (elements, as Redis's server.dirty) since the
+	// start; the save schedule compares it with its value at the last save.
+	dirty   atomic.Int64
+	persist persistence // snapshot.go
 }
 
 // New returns an engine on top of a router.
@@ -103,11 +106,22 @@ func (e *Engine) Exec(c *Client, args [][]byte) {
 		return
 	}
 	if err := e.check(c, cmd, args); err != "" {
+		if cmd != nil && cmd.name == "exec" {
+			// Redis's execCommandAbort: a refused EXEC discards the
+			// transaction and says why.
+			c.endMulti()
+			c.W.Error("EXECABORT Transaction discarded because of: " + strings.TrimPrefix(err, "ERR "))
+			return
+		}
 		c.W.Error(err)
 		return
 	}
 	e.run(c, cmd, args)
 }
+
+// errDebugNotAllowed is Redis 7.0's refusal of DEBUG under its default
+// enable-debug-command no.
+const errDebugNotAllowed = `ERR DEBUG command not allowed. If the enable-debug-command option is set to "local", you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server.`
 
 // check returns the error Redis gives before running a command at all.
 func (e *Engine) check(c *Client, cmd *command, args [][]byte) string {
@@ -120,6 +134,9 @@ func (e *Engine) check(c *Client, cmd *command, args [][]byte) string {
 	}
 	if n := len(args); (cmd.arity > 0 && n != cmd.arity) || n < -cmd.arity {
 		return "ERR wrong number of arguments for '" + cmd.fullName() + "' command"
+	}
+	if cmd.protected && !e.config.debugAllowed(c) {
+		return errDebugNotAllowed
 	}
 	if !c.authenticated && e.config.RequirePass() != "" && !cmd.noAuth {
 		return "NOAUTH Authentication required."
@@ -139,21 +156,23 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	st := e.stat(cmd.fullName())
 	begin := time.Now()
 	before := len(c.W.Buf)
-	exclusive := cmd.exclusive || (cmd.exclusiveIf != nil && cmd.exclusiveIf(args))
-	if !exclusive {
+	if cmd.prepare != nil {
+		cmd.prepare(e, c, args)
+		defer func() { c.prepared = nil }()
+	}
+	switch {
+	case cmd.unlocked:
+		e.guarded(c, cmd, args, before)
+	case cmd.exclusive || (cmd.exclusiveIf != nil && cmd.exclusiveIf(args)):
+		e.runExclusive(c, cmd, args, before)
+	default:
 		e.mu.RLock()
-		if exclusive = e.anyExpired(c.db, cmd, args); exclusive {
+		if e.anyExpired(c.db, cmd, args) {
 			e.mu.RUnlock()
+			e.runExclusive(c, cmd, args, before)
+			break
 		}
-	}
-	if exclusive {
-		e.mu.Lock()
-		e.expireKeys(c.db, cmd, args)
-	}
-	e.guarded(c, cmd, args, before)
-	if exclusive {
-		e.mu.Unlock()
-	} else {
+		e.guarded(c, cmd, args, before)
 		e.mu.RUnlock()
 	}
 	st.calls.Add(1)
@@ -162,6 +181,13 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	if len(c.W.Buf) > before && c.W.Buf[before] == '-' {
 		st.failed.Add(1)
 	}
+}
+
+func (e *Engine) runExclusive(c *Client, cmd *command, args [][]byte, before int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.expireKeys(c.db, cmd, args)
+	e.guarded(c, cmd, args, before)
 }
 
 // guarded runs the handler; a bug that panics on some input costs that
@@ -174,7 +200,17 @@ func (e *Engine) guarded(c *Client, cmd *command, args [][]byte, before int) {
 			slog.Error("command panicked", "command", cmd.fullName(), "args", len(args), "panic", p, "stack", string(rdebug.Stack()))
 		}
 	}()
+	c.changes, c.counted = 0, false
 	cmd.handler(e, c, args)
+	if cmd.write {
+		n := c.changes
+		if !c.counted && !(len(c.W.Buf) > before && c.W.Buf[before] == '-') {
+			n = 1 // a write that does not count its elements counts once
+		}
+		if n > 0 {
+			e.dirty.Add(n)
+		}
+	}
 }
 
 // runLocked executes a command whose caller already holds the keyspace

@@ -16,6 +16,15 @@ type command struct {
 	// (GEORADIUS ... STORE).
 	exclusiveIf func(args [][]byte) bool
 	noAuth      bool // allowed before AUTH
+	// prepare, if set, runs before the keyspace lock is taken and leaves
+	// its result in Client.prepared for the handler (CONFIG SET reads a
+	// region map file there).
+	prepare func(e *Engine, c *Client, args [][]byte)
+	write   bool // Redis flags it "write": what it changes counts for saves
+	// unlocked: runs without the keyspace lock (it touches no key).
+	unlocked bool
+	// protected: refused unless enable-debug-command allows it (DEBUG).
+	protected bool
 	// Key positions as COMMAND reports them: first, last (-1: to the
 	// end), step; 0 when the command takes no key.
 	firstKey, lastKey, keyStep int
@@ -34,6 +43,7 @@ var table = map[string]*command{}
 
 func register(cmds ...*command) {
 	for _, c := range cmds {
+		c.write = c.hasFlag("write")
 		if parent, sub, ok := strings.Cut(c.name, "|"); ok {
 			p := table[parent]
 			if p == nil {

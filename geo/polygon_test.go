@@ -101,11 +101,11 @@ func randomRing(rng *rand.Rand, lon, lat, r float64, n int, self bool) []float64
 // member positions and on points placed exactly on vertices and edges.
 func TestPolygonContainsMatchesExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	for k := range 80 {
+	for k := range 40 {
 		v := randomRing(rng, rng.Float64()*300-150, rng.Float64()*140-70, 0.01+rng.Float64()*10, 3+rng.IntN(30), k%3 == 0)
 		p := NewPolygon(v)
 		b := p.Box()
-		for range 60 {
+		for range 40 {
 			x := b.MinLon + rng.Float64()*(b.MaxLon-b.MinLon)
 			y := b.MinLat + rng.Float64()*(b.MaxLat-b.MinLat)
 			if k%2 == 0 {

@@ -160,7 +160,7 @@ func TestRefine(t *testing.T) {
 func TestFollowDiagonalGap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	w := &Workload{}
-	const lon0, lat0, size = 4.7, 52.3, 0.12 // about 8 x 13 km
+	const lon0, lat0, size = 4.7, 52.3, 0.12            // about 8 x 13 km
 	side := func(x, y float64) float64 { return y - x } // > 0: upper district
 	for d := 0; d < 120; d++ {
 		x, y := rng.Float64(), rng.Float64()

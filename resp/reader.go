@@ -1,19 +1,34 @@
-// Package resp reads Redis protocol requests and writes replies in RESP2 or
-// RESP3, with Redis's own limits and protocol error texts.
+// Package resp is the Redis protocol. The server side reads requests
+// (reader.go; inline lines split as sdssplitargs does, splitargs.go) and
+// writes replies in RESP2 or RESP3 (writer.go), with Redis's own limits and
+// protocol error texts. The client side, for the tools and tests that talk
+// to a server, reads replies byte-exact and decodes them (reply*.go).
 package resp
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
+	"math"
 	"strconv"
 )
 
 // Limits Redis applies to requests before a command ever runs.
 const (
 	DefaultMaxBulkLen = 512 << 20 // proto-max-bulk-len
-	maxMultibulkLen   = 1024 * 1024
+	maxMultibulkLen   = math.MaxInt32
 	maxInlineLen      = 64 << 10
+	// What a client that still owes AUTH may send, as Redis 7.0: a few
+	// words of at most 16 KB, so that it cannot make the server hold much.
+	maxUnauthMultibulkLen = 10
+	maxUnauthBulkLen      = 16 << 10
+	// readChunk is both the read buffer and Redis's PROTO_IOBUF_LEN: the
+	// line limits are checked per read of this size, as Redis does.
+	readChunk = 16 << 10
+	// keepBuf is the largest argument buffer kept between commands; a
+	// bigger one, from a big bulk, goes back to the allocator.
+	keepBuf = 1 << 20
 )
 
 // ProtocolError is a malformed request. Redis answers it with
@@ -26,13 +41,16 @@ func (e ProtocolError) Error() string { return "ERR Protocol error: " + string(e
 type Reader struct {
 	rd         *bufio.Reader
 	MaxBulkLen int64
-	args       [][]byte
-	buf        []byte
+	// Unauthenticated applies Redis's limits for a client that has not
+	// given the password it must give yet.
+	Unauthenticated bool
+	args            [][]byte
+	buf             []byte
 }
 
 // NewReader returns a Reader with Redis's default limits.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{rd: bufio.NewReaderSize(r, 16<<10), MaxBulkLen: DefaultMaxBulkLen}
+	return &Reader{rd: bufio.NewReaderSize(r, readChunk), MaxBulkLen: DefaultMaxBulkLen}
 }
 
 // Buffered reports how many bytes are ready without another read; the
@@ -43,6 +61,10 @@ func (r *Reader) Buffered() int { return r.rd.Buffered() }
 // until the next call. An empty command (a blank inline line, "*0") is
 // skipped as Redis does.
 func (r *Reader) ReadCommand() ([][]byte, error) {
+	if cap(r.buf) > keepBuf {
+		r.buf = nil // the last command's big bulk: not pinned to an idle client
+	}
+	r.args = r.args[:0]
 	for {
 		args, err := r.readOne()
 		if err != nil || len(args) > 0 {
@@ -67,15 +89,18 @@ func (r *Reader) readOne() ([][]byte, error) {
 	if !ok || n > maxMultibulkLen {
 		return nil, ProtocolError("invalid multibulk length")
 	}
+	if r.Unauthenticated && n > maxUnauthMultibulkLen {
+		return nil, ProtocolError("unauthenticated multibulk length")
+	}
 	if n <= 0 {
 		return nil, nil
 	}
 	// Arguments are copied into one buffer so that a pipeline of small
 	// commands costs no allocation per argument.
-	r.args = r.args[:0]
 	r.buf = r.buf[:0]
 	type span struct{ lo, hi int }
-	spans := make([]span, 0, 8)
+	// Grown as the words arrive: a count alone reserves nothing.
+	spans := make([]span, 0, min(n, 8))
 	for i := int64(0); i < n; i++ {
 		line, err := r.readLine(maxInlineLen, "too big bulk count string", true, "invalid bulk length")
 		if err != nil {
@@ -92,13 +117,20 @@ func (r *Reader) readOne() ([][]byte, error) {
 		if !ok || size < 0 || size > r.MaxBulkLen {
 			return nil, ProtocolError("invalid bulk length")
 		}
-		lo := len(r.buf)
+		if r.Unauthenticated && size > maxUnauthBulkLen {
+			return nil, ProtocolError("unauthenticated bulk length")
+		}
+		lo, end := len(r.buf), 0
+		if size > keepBuf {
+			end = lo + int(size) + 2
+		}
 		// Grow as the data arrives, so a bulk header alone cannot make
-		// the server reserve gigabytes.
+		// the server reserve gigabytes, and never past what the header
+		// announced, so a big bulk costs its size and not up to twice it.
 		for left := int(size) + 2; left > 0; {
 			chunk := min(left, 1<<20)
 			at := len(r.buf)
-			r.buf = grow(r.buf, chunk)
+			r.buf = grow(r.buf, chunk, end)
 			if _, err := io.ReadFull(r.rd, r.buf[at:at+chunk]); err != nil {
 				return nil, unexpected(err)
 			}
@@ -114,11 +146,19 @@ func (r *Reader) readOne() ([][]byte, error) {
 	return r.args, nil
 }
 
-func grow(b []byte, n int) []byte {
+// grow extends b by n bytes, doubling its capacity, but not past want
+// when it is set (where a big bulk ends, known from its header): small
+// words keep the doubling's amortised cost, a big one costs its size and
+// not up to twice it.
+func grow(b []byte, n, want int) []byte {
 	if cap(b)-len(b) >= n {
 		return b[:len(b)+n]
 	}
-	nb := make([]byte, len(b)+n, 2*cap(b)+n)
+	c := 2*cap(b) + n
+	if want > 0 {
+		c = max(min(c, want), len(b)+n)
+	}
+	nb := make([]byte, len(b)+n, c)
 	copy(nb, b)
 	return nb
 }
@@ -131,14 +171,23 @@ func unexpected(err error) error {
 }
 
 // readLine returns one CRLF- (or LF-) terminated line without its end.
+// The limit works as Redis's: once limit bytes have come with no line
+// end, a read that brings more and still no line end is an error, while
+// a line end within that read ends the line normally.
 func (r *Reader) readLine(limit int, tooBig string, strict bool, bareLF string) ([]byte, error) {
 	line, err := r.rd.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		// Longer than the buffer: keep reading up to Redis's limit.
 		r.buf = append(r.buf[:0], line...)
 		for err == bufio.ErrBufferFull {
-			if len(r.buf) > limit {
-				return nil, ProtocolError(tooBig)
+			if len(r.buf) >= limit {
+				if _, perr := r.rd.Peek(1); perr != nil {
+					return nil, unexpected(perr)
+				}
+				more, _ := r.rd.Peek(r.rd.Buffered())
+				if bytes.IndexByte(more, '\n') < 0 {
+					return nil, ProtocolError(tooBig)
+				}
 			}
 			line, err = r.rd.ReadSlice('\n')
 			r.buf = append(r.buf, line...)
@@ -147,9 +196,6 @@ func (r *Reader) readLine(limit int, tooBig string, strict bool, bareLF string) 
 	}
 	if err != nil {
 		return nil, unexpected(err)
-	}
-	if len(line) > limit {
-		return nil, ProtocolError(tooBig)
 	}
 	line = line[:len(line)-1]
 	if len(line) > 0 && line[len(line)-1] == '\r' {

@@ -38,23 +38,29 @@ const InfoLimit = 256
 // members is ShardMembers' answer. With no more than n shards it gives
 // them all, in ID order.
 func (s *Stats) TopShards(members []int64, n int) (top []shard.ID, rest int) {
-	ids := make([]shard.ID, len(s.Shards))
-	for i := range ids {
-		ids[i] = shard.ID(i)
+	// Shards of no map in force count only while they hold members: the
+	// previous map's during a reload's move.
+	first, own := s.regions.Own()
+	ids := make([]shard.ID, 0, len(s.Shards))
+	for i := range s.Shards {
+		if (i >= first && i < first+own) || (i < len(members) && members[i] > 0) {
+			ids = append(ids, shard.ID(i))
+		}
 	}
 	if len(ids) <= n {
 		return ids, 0
 	}
 	// Counters move while we sort: read each once.
-	weight := make([]int64, len(ids))
-	for i := range weight {
-		weight[i] = s.Shards[i].Writes.Load() + s.Shards[i].Searches.Load()
-		if i < len(members) {
-			weight[i] += members[i]
+	weight := make([]int64, len(s.Shards))
+	for _, id := range ids {
+		weight[id] = s.Shards[id].Writes.Load() + s.Shards[id].Searches.Load()
+		if int(id) < len(members) {
+			weight[id] += members[id]
 		}
 	}
 	slices.SortStableFunc(ids, func(a, b shard.ID) int { return cmp.Compare(weight[b], weight[a]) })
+	rest = len(ids) - n
 	ids = ids[:n]
 	slices.Sort(ids)
-	return ids, len(s.Shards) - n
+	return ids, rest
 }

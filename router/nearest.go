@@ -25,10 +25,12 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 	if g == nil && r.cl == nil {
 		return Result{}, true
 	}
-	if !q.NearestFirst() || n > maxNearest {
+	if !q.NearestFirst() || n > maxNearest || r.moving() != nil {
+		// While a reload moves members, the walk's shortcuts (the
+		// centre's shard first) do not hold: the full search serves.
 		return Result{}, false
 	}
-	ids := r.touching(q)
+	ids := r.asked(g, q)
 	cut := r.minStamp(g, now())
 	// Each shard gives its n+1 nearest: enough to see whether the n-th
 	// and the next are tied.

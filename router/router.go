@@ -43,6 +43,8 @@ type Router struct {
 	cl     Remote // nil: single-node mode
 	remote remoteState
 
+	move *move // the members still in the previous map's shards (reload.go)
+
 	hooks testHooks
 }
 
@@ -78,6 +80,7 @@ type stripe struct {
 // slot is where a member's current copy lives and what it holds.
 type slot struct {
 	shard shard.ID
+	at    uint32 // shard.PutAt's hint for the copy; 0: none
 	score float64
 	stamp int64
 }

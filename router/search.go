@@ -26,7 +26,7 @@ func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 	if g == nil && r.cl == nil {
 		return Result{}
 	}
-	ids := r.touching(q)
+	ids := r.asked(g, q)
 	r.stats.countFanOut(len(ids))
 	cut := r.minStamp(g, now())
 	if len(ids) == 1 && r.local(ids[0]) {
@@ -163,14 +163,63 @@ func (r *Router) askRemote(ids []shard.ID, ask askFunc) func(*Result) {
 	}
 }
 
+// smallKey is how many members a key may have for its searches to ask
+// the shards that hold them rather than those the search area touches.
+const smallKey = 64
+
+// asked returns the shards a search of g must ask (sorted, distinct). On
+// a fine map a wide search touches thousands of areas; a small key lives
+// in a few of them, and the owner table names those at a cost that grows
+// with the key, not the map. A shard holding none of q's area finds
+// nothing, so asking it is only wasted work; one not asked holds no
+// member of the key.
+func (r *Router) asked(g *geoKey, q *geo.Search) []shard.ID {
+	if r.cl == nil && g != nil && g.entries.Load() <= smallKey {
+		if ids, ok := r.holding(g); ok {
+			return ids
+		}
+	}
+	return r.touching(q)
+}
+
+// holding lists the shards that hold g's members, false once they pass
+// smallKey (the key grew meanwhile).
+func (r *Router) holding(g *geoKey) ([]shard.ID, bool) {
+	var buf [8]shard.ID
+	ids := buf[:0]
+	for i := range g.stripes {
+		st := &g.stripes[i]
+		st.mu.Lock()
+		for _, s := range st.owner {
+			if !slices.Contains(ids, s.shard) {
+				ids = append(ids, s.shard)
+			}
+		}
+		st.mu.Unlock()
+		if len(ids) > smallKey {
+			return nil, false
+		}
+	}
+	slices.Sort(ids)
+	return ids, true
+}
+
 // touching returns the shards that can hold a hit of q: those whose area,
 // expanded by the hysteresis margin, meets the search's bounds.
 func (r *Router) touching(q *geo.Search) []shard.ID {
 	var rects [4]geo.Rect
 	var buf [8]shard.ID
 	ids := buf[:0]
-	for _, rect := range q.Bounds(rects[:0]) {
+	bounds := q.Bounds(rects[:0])
+	for _, rect := range bounds {
 		ids = r.regions.Touching(rect, ids)
+	}
+	if prev := r.moving(); prev != nil {
+		// A reload is moving members: those not moved yet are where the
+		// previous map put them.
+		for _, rect := range bounds {
+			ids = prev.Touching(rect, ids)
+		}
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)
@@ -193,21 +242,28 @@ func merge(hits []shard.Hit) []shard.Hit {
 	return hits
 }
 
-// dedupe keeps, of each member, the copies with the newest timestamp.
+// dedupe keeps one copy of each member, one with the newest timestamp:
+// a member being moved to another shard has two copies of one write.
 func dedupe(hits []shard.Hit) []shard.Hit {
-	newest := make(map[string]int64, len(hits))
+	newest := make(map[string]int, len(hits)) // index of the copy kept
 	dup := false
-	for _, h := range hits {
-		if s, ok := newest[h.Member]; ok {
+	for i, h := range hits {
+		if j, ok := newest[h.Member]; ok {
 			dup = true
-			if h.Stamp <= s {
+			if h.Stamp <= hits[j].Stamp {
 				continue
 			}
 		}
-		newest[h.Member] = h.Stamp
+		newest[h.Member] = i
 	}
 	if dup {
-		hits = slices.DeleteFunc(hits, func(h shard.Hit) bool { return h.Stamp != newest[h.Member] })
+		out := hits[:0]
+		for i, h := range hits {
+			if newest[h.Member] == i {
+				out = append(out, h)
+			}
+		}
+		hits = out
 	}
 	return hits
 }

@@ -57,6 +57,7 @@ func (s *Server) serveConn(nc net.Conn) {
 	rd := resp.NewReader(nc)
 	for {
 		rd.MaxBulkLen = s.maxBulkLen.Load()
+		rd.Unauthenticated = s.engine.AuthRequired(c)
 		if rd.Buffered() == 0 {
 			if t := time.Duration(s.timeout.Load()); t > 0 {
 				nc.SetReadDeadline(time.Now().Add(t))

@@ -58,7 +58,7 @@ func New(o Options, log *slog.Logger) (*Server, error) {
 	}
 	regions := shard.DefaultMap()
 	if o.Regions != "" {
-		m, err := shard.LoadMapFile(o.Regions)
+		m, err := loadRegionFile(o.Regions)
 		if err != nil {
 			return nil, fmt.Errorf("region map %s: %w", o.Regions, err)
 		}
@@ -131,6 +131,7 @@ func (s *Server) Listen() error {
 		}
 		s.httpLn = ln
 	}
+	s.removeStaleTemps()
 	return nil
 }
 

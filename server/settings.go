@@ -14,6 +14,7 @@ func (s *Server) config() *commands.Config {
 	c := commands.NewConfig()
 	c.SetRequirePass(s.opts.RequirePass)
 	c.SetMaxMemory(s.opts.MaxMemory)
+	c.SetProtectedActions(s.opts.EnableProtectedConfigs, s.opts.EnableDebugCommand)
 	for _, d := range directives {
 		if d.secret {
 			continue
@@ -26,6 +27,7 @@ func (s *Server) config() *commands.Config {
 	fixed("databases", strconv.Itoa(commands.Databases))
 	fixed("appendonly", "no")
 	fixed("maxmemory-policy", "noeviction")
+	fixed("enable-module-command", "no") // there are no modules to load
 	live := func(name string, get func() string, set func(string) error) {
 		c.Add(&commands.Setting{Name: name, Get: get, Set: set})
 	}
@@ -47,7 +49,7 @@ func (s *Server) config() *commands.Config {
 			}
 			return err
 		})
-	live("regions", s.regionsPath, s.reloadRegions)
+	c.Add(&commands.Setting{Name: "regions", Get: s.regionsPath, Prepare: s.prepareRegions})
 	live("proto-max-bulk-len",
 		func() string { return strconv.FormatInt(s.maxBulkLen.Load(), 10) },
 		func(v string) error {

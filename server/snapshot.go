@@ -156,7 +156,10 @@ func (s *Server) snapshotSettings(c *commands.Config) {
 			st.mu.Lock()
 			defer st.mu.Unlock()
 			return set(v)
-		}})
+		},
+			// Where snapshots are written: as in Redis 7.0, a client may
+			// change them only with enable-protected-configs.
+			Protected: name == "dir" || name == "dbfilename"})
 	}
 	live("save", func() string { return formatSave(st.save) }, func(v string) error {
 		p, err := parseSave([]string{v})
@@ -202,9 +205,6 @@ func (s *Server) loadSnapshot() error {
 	if err := checkDir(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("snapshot dir: %w", err)
 	}
-	if removed, _ := snapshot.RemoveTemps(path); len(removed) > 0 {
-		s.log.Warn("removed unfinished snapshot files", "files", removed)
-	}
 	st, err := s.engine.Load(path)
 	switch {
 	case err == nil:
@@ -223,6 +223,16 @@ func (s *Server) loadSnapshot() error {
 	}
 	s.log.Error("snapshot unreadable, starting empty (snapshot-corrupt ignore)", "err", err, "moved_to", aside)
 	return nil
+}
+
+// removeStaleTemps deletes what a crashed save left in the snapshot
+// directory. Only once the port is ours: a second instance started by
+// mistake on the same directory fails to bind before it gets here, and
+// RemoveTemps spares files that a live save (any process's) holds locked.
+func (s *Server) removeStaleTemps() {
+	if removed, _ := snapshot.RemoveTemps(s.engine.SnapshotPath()); len(removed) > 0 {
+		s.log.Warn("removed unfinished snapshot files", "files", removed)
+	}
 }
 
 func (s *Server) maybeSave() {

@@ -10,7 +10,7 @@ import (
 // Load adds many copies at once, as Put would one by one, but several
 // times faster into a key this shard does not hold yet: the copies are
 // sorted by score first, so the B-tree grows by appending at its right
-// edge and the R-tree receives neighbours one after another. It sorts es
+// edge. It sorts es
 // in place. es must not name a member twice (the one sorted last would
 // win); members the shard already holds are replaced, as Put does.
 func (s *Shard) Load(k Key, es []Entry) {
@@ -34,8 +34,8 @@ func (s *Shard) Load(k Key, es []Entry) {
 }
 
 // load adds es, sorted as the B-tree orders them. Into an empty set the
-// slab is filled first and then the name index, the B-tree and the R-tree
-// are built side by side, as they share nothing but the slab; otherwise
+// slab is filled first and then the name index and the B-tree are built
+// side by side, as they share nothing but the slab; otherwise
 // each member takes the ordinary path.
 func (s *set) load(es []Entry) {
 	if s.len() != 0 {
@@ -56,15 +56,9 @@ func (s *set) load(es []Entry) {
 			s.names.insert(uint32(at))
 		}
 	})
-	wg.Go(func() {
-		// Load appends at the tree's right edge: the refs come sorted.
-		for at, it := range s.items {
-			s.byScore.Load(ref{it.score, uint32(at)})
-		}
-	})
+	// Load appends at the tree's right edge: the refs come sorted.
 	for at, it := range s.items {
-		min, max := box(it.score)
-		s.spatial.Insert(min, max, uint32(at))
+		s.byScore.Load(ref{it.score, uint32(at)})
 	}
 	wg.Wait()
 }

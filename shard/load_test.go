@@ -2,6 +2,7 @@ package shard
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -91,4 +92,36 @@ func sameShards(t *testing.T, got, want *Shard) {
 	if !slices.Equal(gn, wn) {
 		t.Fatalf("nearby visits %d members, want %d", len(gn), len(wn))
 	}
+}
+
+// PutAt with any hint, right, stale or out of range, leaves the shard as
+// Put would.
+func TestPutAtHints(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	hinted, plain := New(), New()
+	hints := map[string]uint32{}
+	names := []string{"", "a", "b", "c", "d", "e"}
+	for i := range 20000 {
+		name := names[rng.IntN(len(names))]
+		if rng.IntN(4) == 0 {
+			hinted.Delete(drivers, name, math.MaxInt64)
+			plain.Delete(drivers, name, math.MaxInt64)
+			continue // the hint stays, stale: PutAt must notice
+		}
+		e := Entry{Member: name, Score: geo.Encode(4+rng.Float64(), 52+rng.Float64()), Stamp: int64(i)}
+		hint := hints[name]
+		switch rng.IntN(3) {
+		case 0:
+			hint = uint32(rng.IntN(8)) // another member's slot, a free one or none
+		case 1:
+			hint = math.MaxUint32
+		}
+		_, wantExisted := plain.Put(drivers, e)
+		existed, next := hinted.PutAt(drivers, e, hint)
+		if existed != wantExisted {
+			t.Fatalf("step %d: PutAt(%q, hint %d) existed=%v, Put says %v", i, name, hint, existed, wantExisted)
+		}
+		hints[name] = next
+	}
+	sameShards(t, hinted, plain)
 }

@@ -49,6 +49,7 @@ type Map struct {
 	expIndex rmTree    // over exposed segment bounding boxes
 	adjOnce  sync.Once
 	adj      rmAdj // the borders, see adjacency
+	off, n   int   // see Placed: the map's own shards are [off, off+n); n 0: all
 }
 
 //go:embed world.geojson

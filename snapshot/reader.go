@@ -45,7 +45,9 @@ type Reader struct {
 // Open checks a snapshot whole (header, version, trailer, length,
 // checksum) and returns a reader over its records.
 func Open(path string) (*Reader, error) {
-	f, err := os.Open(path)
+	// Non-blocking, so that a FIFO in the snapshot's place is refused
+	// below instead of waiting for a writer for ever.
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlock, 0)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", path, err)
 	}
@@ -64,6 +66,9 @@ func open(path string, f *os.File) (*Reader, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("snapshot %s: not a regular file (%s)", path, st.Mode().Type())
 	}
 	size := st.Size()
 	var h [headerLen]byte
@@ -128,18 +133,7 @@ func (r *Reader) corrupt(off int64, format string, args ...any) error {
 // pass re-computes the checksum, so a file changed since Open is caught.
 func (r *Reader) Next() (Record, error) {
 	if r.off >= r.end {
-		if r.off > r.end {
-			return Record{}, r.corrupt(r.end, "a record runs into the end record")
-		}
-		var t [9]byte
-		if _, err := io.ReadFull(r.buf, t[:]); err != nil {
-			return Record{}, fmt.Errorf("snapshot %s: read trailer: %w", r.path, err)
-		}
-		r.crc.Write(t[:])
-		if r.crc.Sum64() != r.want {
-			return Record{}, r.corrupt(-1, "the file changed while it was read")
-		}
-		return Record{}, io.EOF
+		return Record{}, r.trailer()
 	}
 	start := r.off
 	tag, err := r.byte()
@@ -206,6 +200,23 @@ func (r *Reader) Next() (Record, error) {
 		return Record{}, r.corrupt(start, "a record runs into the end record")
 	}
 	return rec, nil
+}
+
+// trailer reads the end record once every record has been read: io.EOF
+// when the whole file checks out.
+func (r *Reader) trailer() error {
+	if r.off > r.end {
+		return r.corrupt(r.end, "a record runs into the end record")
+	}
+	var t [9]byte
+	if _, err := io.ReadFull(r.buf, t[:]); err != nil {
+		return fmt.Errorf("snapshot %s: read trailer: %w", r.path, err)
+	}
+	r.crc.Write(t[:])
+	if r.crc.Sum64() != r.want {
+		return r.corrupt(-1, "the file changed while it was read")
+	}
+	return io.EOF
 }
 
 func (r *Reader) full(p []byte) error {

@@ -197,16 +197,63 @@ func TestRemoveTemps(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.DB(0)
-	// As after kill -9: the temporary file stays, unfinished.
+	// As after kill -9: the temporary file stays, unfinished, unlocked.
 	w.buf.Flush()
+	w.tmp.Close()
+	live, err := Create(path, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Abort()
 	other := filepath.Join(dir, "other.gsnap.tmp-1")
 	os.WriteFile(other, nil, 0o644)
 	removed, err := RemoveTemps(path)
-	if err != nil || len(removed) != 1 || removed[0] != w.tmp.Name() {
-		t.Fatalf("removed %v, %v; want %s", removed, err, w.tmp.Name())
+	if err != nil || len(removed) != 1 || removed[0] != w.tmpName {
+		t.Fatalf("removed %v, %v; want %s", removed, err, w.tmpName)
 	}
 	if _, err := os.Stat(other); err != nil {
 		t.Fatalf("removed another snapshot's file: %v", err)
+	}
+	// The write in progress keeps its file and still commits.
+	live.DB(0)
+	if err := live.Commit(); err != nil {
+		t.Fatalf("live write after RemoveTemps: %v", err)
+	}
+}
+
+// TestCommitFails: each way the last steps can fail is an error naming
+// the file, never a panic, and leaves no temporary file.
+func TestCommitFails(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, dir, path string)
+	}{
+		{"rename onto a directory", func(t *testing.T, dir, path string) {
+			if err := os.Mkdir(path, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(path, "x"), nil, 0o644) // not empty: rename cannot replace it
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "dump.gsnap")
+			tc.setup(t, dir, path)
+			w, err := Create(path, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.DB(0)
+			w.String("k", []byte("v"), 0)
+			err = w.Commit()
+			if err == nil || !strings.Contains(err.Error(), path) {
+				t.Fatalf("Commit: %v, want an error naming %s", err, path)
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, TempPattern(path))); len(left) != 0 {
+				t.Fatalf("temporary files left: %v", left)
+			}
+			w.Abort() // after a failed Commit: harmless
+		})
 	}
 }
 

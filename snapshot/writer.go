@@ -17,12 +17,13 @@ import (
 // path; only Commit makes it visible, so a crash at any point leaves the
 // previous snapshot in place.
 type Writer struct {
-	path string
-	tmp  *os.File
-	buf  *bufio.Writer
-	crc  hash.Hash64
-	n    int64 // bytes written so far
-	err  error // sticky: the first failure ends the write
+	path    string
+	tmp     *os.File // nil once committed or aborted
+	tmpName string   // kept for error texts after tmp is gone
+	buf     *bufio.Writer
+	crc     hash.Hash64
+	n       int64 // bytes written so far
+	err     error // sticky: the first failure ends the write
 
 	inDB    bool
 	inZset  bool
@@ -39,7 +40,14 @@ func Create(path string, created time.Time) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: create temporary file: %w", path, err)
 	}
-	w := &Writer{path: path, tmp: tmp, buf: bufio.NewWriterSize(tmp, 1<<20), crc: crc64.New(crcTable)}
+	// Locked for as long as it is written: how another process sharing
+	// the directory tells a live write from a crashed one's leftover.
+	if err := lockFile(tmp); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, fmt.Errorf("snapshot %s: lock temporary file: %w", path, err)
+	}
+	w := &Writer{path: path, tmp: tmp, tmpName: tmp.Name(), buf: bufio.NewWriterSize(tmp, 1<<20), crc: crc64.New(crcTable)}
 	var h [headerLen]byte
 	copy(h[:], magic)
 	binary.BigEndian.PutUint32(h[len(magic):], Version)
@@ -57,7 +65,7 @@ func (w *Writer) write(p []byte) {
 		return
 	}
 	if _, err := w.buf.Write(p); err != nil {
-		w.err = fmt.Errorf("snapshot %s: write %s: %w", w.path, w.tmp.Name(), err)
+		w.err = fmt.Errorf("snapshot %s: write %s: %w", w.path, w.tmpName, err)
 		return
 	}
 	w.crc.Write(p)
@@ -74,7 +82,7 @@ func (w *Writer) bytes(s string) {
 	w.uvarint(uint64(len(s)))
 	if w.err == nil {
 		if _, err := w.buf.WriteString(s); err != nil {
-			w.err = fmt.Errorf("snapshot %s: write %s: %w", w.path, w.tmp.Name(), err)
+			w.err = fmt.Errorf("snapshot %s: write %s: %w", w.path, w.tmpName, err)
 			return
 		}
 		w.crc.Write([]byte(s))
@@ -169,7 +177,7 @@ func (w *Writer) Commit() error {
 	}
 	fail := func(step string, err error) error {
 		w.Abort()
-		w.err = fmt.Errorf("snapshot %s: %s %s: %w", w.path, step, w.tmp.Name(), err)
+		w.err = fmt.Errorf("snapshot %s: %s %s: %w", w.path, step, w.tmpName, err)
 		return w.err
 	}
 	if w.err != nil {
@@ -181,13 +189,16 @@ func (w *Writer) Commit() error {
 	if err := w.tmp.Sync(); err != nil {
 		return fail("fsync", err)
 	}
-	if err := w.tmp.Close(); err != nil {
-		return fail("close", err)
-	}
-	if err := os.Rename(w.tmp.Name(), w.path); err != nil {
+	// Renamed before it is closed, so the lock covers the file until it
+	// has its final name and no cleaner can take it for a leftover.
+	if err := os.Rename(w.tmpName, w.path); err != nil {
 		return fail("rename", err)
 	}
+	err := w.tmp.Close()
 	w.tmp = nil
+	if err != nil {
+		return fmt.Errorf("snapshot %s: close: %w", w.path, err)
+	}
 	if err := syncDir(filepath.Dir(w.path)); err != nil {
 		return fmt.Errorf("snapshot %s: fsync directory: %w", w.path, err)
 	}
@@ -200,8 +211,10 @@ func (w *Writer) Abort() {
 	if w.tmp == nil {
 		return
 	}
+	// Removed before it is closed (which drops the lock), so a cleaner
+	// never sees it unlocked.
+	os.Remove(w.tmpName)
 	w.tmp.Close()
-	os.Remove(w.tmp.Name())
 	w.tmp = nil
 	if w.err == nil {
 		w.err = errors.New("snapshot aborted")
@@ -218,7 +231,8 @@ func syncDir(dir string) error {
 }
 
 // RemoveTemps deletes temporary files a crashed write left next to path
-// and returns their names.
+// and returns their names. A file still being written, by this process or
+// another one sharing the directory, holds a lock and is left alone.
 func RemoveTemps(path string) ([]string, error) {
 	names, err := filepath.Glob(filepath.Join(filepath.Dir(path), TempPattern(path)))
 	if err != nil {
@@ -226,9 +240,23 @@ func RemoveTemps(path string) ([]string, error) {
 	}
 	var removed []string
 	for _, n := range names {
-		if err := os.Remove(n); err == nil {
+		if removeIfStale(n) {
 			removed = append(removed, n)
 		}
 	}
 	return removed, nil
+}
+
+// removeIfStale removes a temporary file nobody holds the lock of. The
+// lock is kept while removing, so a writer cannot start on the name meanwhile.
+func removeIfStale(name string) bool {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscallNoFollow, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || tryLock(f) != nil {
+		return false
+	}
+	return os.Remove(name) == nil
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"geoshard/resp"
 )
 
 const (
@@ -326,8 +328,8 @@ func sameReply(cmd []string, a, b []byte) bool {
 }
 
 func sameAsSet(a, b []byte) bool {
-	ha, ea, err1 := splitAggregate(a)
-	hb, eb, err2 := splitAggregate(b)
+	ha, ea, err1 := resp.SplitReply(a)
+	hb, eb, err2 := resp.SplitReply(b)
 	if err1 != nil || err2 != nil || !bytes.Equal(ha, hb) {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"testing"
 )
 
 // An adversarial region map: hundreds of small shards laid over exactly the
@@ -200,4 +201,16 @@ func writeScaledMap(path string, areas []area, scale int) error {
 		return fmt.Errorf("writing adversarial map: %w", err)
 	}
 	return nil
+}
+
+// TestWriteFineMap writes the fine map to $GEOSHARD_FINE_MAP, for the load
+// measurements of docs/BENCHMARKS.md; without it, it does nothing.
+func TestWriteFineMap(t *testing.T) {
+	path := os.Getenv("GEOSHARD_FINE_MAP")
+	if path == "" {
+		t.Skip("GEOSHARD_FINE_MAP names no file")
+	}
+	if err := writeFineMap(path, dataAreas); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -18,6 +18,7 @@ type client struct {
 	conn    net.Conn
 	r       *bufio.Reader
 	wbuf    []byte
+	rbuf    []byte // the last reply's bytes, reused for the next
 	timeout time.Duration
 	// deadline is refreshed at most once a second rather than per request:
 	// setting it costs a timer operation, and the loop is timing requests.
@@ -80,7 +81,8 @@ func (c *client) send(cmds []byte) error {
 }
 
 func (c *client) receive(capture bool) (reply, error) {
-	rep, err := readReply(c.r, capture)
+	rep, rbuf, err := readReply(c.r, c.rbuf, capture)
+	c.rbuf = rbuf
 	if err != nil {
 		return rep, fmt.Errorf("reply from %s: %w", c.addr, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"geoshard/plan"
+	"geoshard/resp"
 )
 
 // config is one simulation run.
@@ -178,7 +179,7 @@ func pipeline(c *conn, n int, sum *summary) error {
 		if err != nil {
 			return err
 		}
-		if e, ok := v.(errReply); ok {
+		if e, ok := v.(resp.ReplyError); ok {
 			if sum.Errors++; sum.Errors == 1 {
 				return fmt.Errorf("server replied %q", string(e))
 			}

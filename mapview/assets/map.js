@@ -49,6 +49,23 @@
   }
   fetch("/map/vendor/countries-50m.json").then(r => r.json()).then(topo => {
     const land = topojson.feature(topo, topo.objects.countries);
+    // Rings that cross the antimeridian jump from +180 to -180; unwrap
+    // them so Leaflet does not draw a line across the whole world.
+    const unwrap = ring => {
+      let shift = 0, prev = ring[0][0];
+      for (let i = 1; i < ring.length; i++) {
+        const raw = ring[i][0], d = raw - prev;
+        if (d > 180) shift -= 360;
+        else if (d < -180) shift += 360;
+        prev = raw;
+        ring[i] = [raw + shift, ring[i][1]];
+      }
+    };
+    land.features.forEach(f => {
+      const g = f.geometry;
+      if (!g) return;
+      (g.type === "Polygon" ? [g.coordinates] : g.type === "MultiPolygon" ? g.coordinates : []).forEach(p => p.forEach(unwrap));
+    });
     L.geoJSON(land, {pane: "natural", interactive: false, style: {
       color: "#6b6b6b", weight: 0.6, fill: offline, fillColor: "#f4f1ea", fillOpacity: 1}}).addTo(map);
     $("map").dataset.naturalEarth = land.features.length;
@@ -112,7 +129,11 @@
     bar.style.background = "linear-gradient(to right," + [0, .25, .5, .75, 1].map(colour).join(",") + ")";
     const ticks = document.createElement("div");
     ticks.className = "ticks";
-    [0, max / 2, max].forEach(v => {
+    if (!(max > 0)) {
+      bar.style.background = colour(0);
+      extra = (extra ? extra + "; " : "") + "none yet";
+    }
+    (max > 0 ? [0, max / 2, max] : [0]).forEach(v => {
       const s = document.createElement("span");
       s.className = "tick";
       s.dataset.v = v;

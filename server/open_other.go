@@ -1,0 +1,5 @@
+//go:build !unix
+
+package server
+
+const openNonBlock = 0
