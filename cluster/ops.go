@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -39,6 +40,7 @@ func (n *Node) checkHealth(ctx context.Context) {
 	defer n.wg.Done()
 	every := n.healthEvery()
 	limit := max(every, 500*time.Millisecond)
+	var leaderRead time.Time
 	for ctx.Err() == nil {
 		n.mu.Lock()
 		peers := make([]*peer, 0, len(n.peers))
@@ -62,7 +64,13 @@ func (n *Node) checkHealth(ctx context.Context) {
 				}
 			}()
 		}
-		leader, lerr := n.readLeader(ctx, limit)
+		// Who leads changes rarely: read it at most once a second.
+		var leader string
+		lerr := errSkipped
+		if time.Since(leaderRead) >= time.Second && !n.leader.Load() {
+			leader, lerr = n.readLeader(ctx, limit)
+			leaderRead = time.Now()
+		}
 		wg.Wait()
 		if ctx.Err() != nil {
 			return
@@ -83,6 +91,9 @@ func (n *Node) checkHealth(ctx context.Context) {
 		sleep(ctx, every)
 	}
 }
+
+// errSkipped marks a round that did not read the leader.
+var errSkipped = errors.New("skipped")
 
 // readLeader names the elected node: the oldest candidate under the
 // election prefix (concurrency.Election's rule).

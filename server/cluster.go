@@ -202,6 +202,12 @@ func (s *Server) joinCluster() (leave func(), err error) {
 	if err := s.clusterTLS(&cfg); err != nil {
 		return nil, err
 	}
+	for _, f := range []string{c.PasswordFile, c.EtcdPasswordFile} {
+		if st, err := os.Stat(f); f != "" && err == nil && st.Mode().Perm()&0o077 != 0 {
+			s.log.Warn("a password file is readable by other users; chmod 600 it", "file", f,
+				"mode", st.Mode().Perm().String())
+		}
+	}
 	if c.Password == "" {
 		s.log.Warn("CLUSTER BUS OPEN: cluster-insecure yes and no cluster password; anyone who reaches the bus port " +
 			"can read, write and erase every position. For a demo on one machine only.")
