@@ -64,10 +64,10 @@ func (n *Node) checkHealth(ctx context.Context) {
 				}
 			}()
 		}
-		// Who leads changes rarely: read it at most once a second.
+		// Who leads changes rarely: once known, read it at most once a second.
 		var leader string
 		lerr := errSkipped
-		if time.Since(leaderRead) >= time.Second && !n.leader.Load() {
+		if (time.Since(leaderRead) >= time.Second || n.leaderID() == "") && !n.leader.Load() {
 			leader, lerr = n.readLeader(ctx, limit)
 			leaderRead = time.Now()
 		}
@@ -203,6 +203,12 @@ func (n *Node) Overview(ctx context.Context, counts bool) router.Overview {
 	n.mu.Unlock()
 	bad := n.unreachable()
 	o := router.Overview{Self: n.cfg.ID, Leader: n.leaderID(), TableVersion: t.Version}
+	if o.Leader == "" {
+		// Not read yet (a node just started): ask etcd now.
+		if l, err := n.readLeader(ctx, time.Second); err == nil {
+			o.Leader = l
+		}
+	}
 	if _, ok := bus[n.cfg.ID]; !ok {
 		bus[n.cfg.ID] = n.bus.addr() // registering again after a lost lease
 	}
