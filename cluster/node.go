@@ -134,7 +134,7 @@ func StartNode(r *router.Router, cfg NodeConfig) (*Node, error) {
 	}
 	cli, err := clientv3.New(clientv3.Config{
 		Endpoints:            cfg.Endpoints,
-		DialTimeout:          2 * time.Second,
+		DialTimeout:          5 * time.Second, // a TLS handshake and a password check included
 		DialKeepAliveTime:    2 * time.Second,
 		DialKeepAliveTimeout: 2 * time.Second,
 		Logger:               zap.NewNop(),

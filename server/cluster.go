@@ -126,8 +126,8 @@ func (o *Options) prepareCluster() error {
 		return errors.New("cluster mode needs position-ttl > 0: copies a lost handoff delete leaves behind expire only by it")
 	case c.NodeID == "":
 		return errors.New("cluster mode needs node-id")
-	case c.LeaseTTL < time.Second:
-		return errors.New("cluster-lease-ttl must be at least 1 second (etcd leases are whole seconds)")
+	case c.LeaseTTL < time.Second || c.LeaseTTL%time.Second != 0:
+		return errors.New("cluster-lease-ttl must be a whole number of seconds >= 1 (etcd leases are whole seconds)")
 	case c.Rebalance <= 0:
 		return errors.New("cluster-rebalance-interval must be > 0")
 	}
@@ -222,6 +222,12 @@ func (s *Server) joinCluster() (leave func(), err error) {
 	}
 	if err := s.clusterTLS(&cfg); err != nil {
 		return nil, err
+	}
+	for _, f := range []string{c.PasswordFile, c.EtcdPasswordFile} {
+		if st, err := os.Stat(f); f != "" && err == nil && st.Mode().Perm()&0o077 != 0 {
+			s.log.Warn("a password file is readable by other users; chmod 600 it", "file", f,
+				"mode", st.Mode().Perm().String())
+		}
 	}
 	if c.Password == "" {
 		s.log.Warn("CLUSTER BUS OPEN: cluster-insecure yes and no cluster password; anyone who reaches the bus port " +
