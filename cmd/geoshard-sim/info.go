@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -96,4 +97,19 @@ func (in shardInfo) totals() totals {
 	}
 	t.degraded = in.degraded
 	return t
+}
+
+// infoReader returns a function reading INFO shards on c.
+func infoReader(c *conn) func() (shardInfo, error) {
+	return func() (shardInfo, error) {
+		v, err := c.do("INFO", "shards")
+		if err != nil {
+			return shardInfo{}, fmt.Errorf("INFO shards: %w", err)
+		}
+		s, ok := v.(string)
+		if !ok {
+			return shardInfo{}, fmt.Errorf("INFO shards: unexpected reply %v", v)
+		}
+		return parseInfo(s), nil
+	}
 }

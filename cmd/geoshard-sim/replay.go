@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"geoshard/plan"
@@ -33,78 +32,112 @@ func replay(ctx context.Context, cfg config, w *plan.Workload, speed float64, ou
 	}
 	defer cmds.Close()
 	defer infoc.Close()
-	info := infoReader(infoc)
-	sum := &summary{}
-	if sum.Start, err = info(); err != nil {
+	r := &replayer{key: cfg.Key, cmds: cmds, info: infoReader(infoc), sum: &summary{},
+		speed: speed, every: cfg.Progress}
+	sum := r.sum
+	if sum.Start, err = r.info(); err != nil {
 		return nil, err
 	}
-	prog := newProgress(out, cfg, sum.Start)
-	start := time.Now()
-	nextReport := start.Add(cfg.Progress)
+	r.prog = newProgress(out, cfg, sum.Start)
+	r.start = time.Now()
+	r.nextReport = r.start.Add(cfg.Progress)
 	if len(w.Pings)+len(w.Searches) == 0 {
 		return nil, fmt.Errorf("nothing to replay: the files hold no events")
 	}
-	t0 := firstTime(w)
-	pending := 0
-	flush := func() error {
-		err := pipeline(cmds, pending, sum)
-		pending = 0
-		return err
-	}
-	err = plan.EachEvent(w, func(p *plan.Ping, s *plan.Search) error {
-		t := p0(p, s)
-		if speed > 0 {
-			if wait := time.Until(start.Add(time.Duration((t - t0) / speed * float64(time.Second)))); wait > 0 {
-				if err := flush(); err != nil {
-					return err
-				}
-				select {
-				case <-ctx.Done():
-					return ctx.Err()
-				case <-time.After(wait):
-				}
-			}
-		}
-		if p != nil {
-			cmds.send("GEOADD", cfg.Key, exact(p.Lon), exact(p.Lat), p.ID)
-			sum.Pings++
-		} else {
-			args := []string{"GEOSEARCH", cfg.Key, "FROMLONLAT", exact(s.Lon), exact(s.Lat), "BYRADIUS", exact(s.RadiusM), "m", "ASC"}
-			if n := s.Limit(); n > 0 {
-				args = append(args, "COUNT", strconv.Itoa(n))
-			}
-			cmds.send(args...)
-			sum.Searches++
-		}
-		if pending++; pending == replayBatch {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		if now := time.Now(); !now.Before(nextReport) {
-			if err := flush(); err != nil {
-				return err
-			}
-			in, err := info()
-			if err != nil {
-				return err
-			}
-			prog.line(now.Sub(start), t-t0, sum, in)
-			nextReport = now.Add(cfg.Progress)
-		}
-		return ctx.Err()
-	})
+	r.t0 = firstTime(w)
+	err = plan.EachEvent(w, func(p *plan.Ping, s *plan.Search) error { return r.event(ctx, p, s) })
 	if err == nil {
-		err = flush()
+		err = r.flush()
 	}
 	if err != nil {
 		return sum, err
 	}
-	if sum.End, err = info(); err != nil {
+	if sum.End, err = r.info(); err != nil {
 		return sum, err
 	}
-	prog.finish(sum)
+	r.prog.finish(sum)
 	return sum, nil
+}
+
+// replayer is one replay under way: the commands buffered but not yet
+// sent, the pacing clock and the progress line.
+type replayer struct {
+	key        string
+	cmds       *conn
+	info       func() (shardInfo, error)
+	sum        *summary
+	prog       *progress
+	speed      float64   // recorded seconds per real second; 0: unpaced
+	start      time.Time // real time of the first event
+	t0         float64   // recorded time of the first event
+	pending    int       // commands sent since the last flush
+	every      time.Duration
+	nextReport time.Time
+}
+
+// event sends one recorded ping or search once it is due, and flushes
+// and reports as the batch size and progress interval ask.
+func (r *replayer) event(ctx context.Context, p *plan.Ping, s *plan.Search) error {
+	t := p0(p, s)
+	if err := r.pace(ctx, t); err != nil {
+		return err
+	}
+	if p != nil {
+		r.cmds.send("GEOADD", r.key, exact(p.Lon), exact(p.Lat), p.ID)
+		r.sum.Pings++
+	} else {
+		args := []string{"GEOSEARCH", r.key, "FROMLONLAT", exact(s.Lon), exact(s.Lat), "BYRADIUS", exact(s.RadiusM), "m", "ASC"}
+		if n := s.Limit(); n > 0 {
+			args = append(args, "COUNT", strconv.Itoa(n))
+		}
+		r.cmds.send(args...)
+		r.sum.Searches++
+	}
+	if r.pending++; r.pending == replayBatch {
+		if err := r.flush(); err != nil {
+			return err
+		}
+	}
+	if now := time.Now(); !now.Before(r.nextReport) {
+		if err := r.flush(); err != nil {
+			return err
+		}
+		in, err := r.info()
+		if err != nil {
+			return err
+		}
+		r.prog.line(now.Sub(r.start), t-r.t0, r.sum, in)
+		r.nextReport = now.Add(r.every)
+	}
+	return ctx.Err()
+}
+
+// pace waits until recorded time t is due at the replay's speed, sending
+// what is buffered first so the server gets it on time.
+func (r *replayer) pace(ctx context.Context, t float64) error {
+	if r.speed <= 0 {
+		return nil
+	}
+	wait := time.Until(r.start.Add(time.Duration((t - r.t0) / r.speed * float64(time.Second))))
+	if wait <= 0 {
+		return nil
+	}
+	if err := r.flush(); err != nil {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(wait):
+	}
+	return nil
+}
+
+// flush sends the buffered commands and reads their replies.
+func (r *replayer) flush() error {
+	err := pipeline(r.cmds, r.pending, r.sum)
+	r.pending = 0
+	return err
 }
 
 func p0(p *plan.Ping, s *plan.Search) float64 {
@@ -128,51 +161,3 @@ func firstTime(w *plan.Workload) float64 {
 // exact writes a coordinate as the shortest decimal that reads back to
 // the same float, so the server stores what the planner replays.
 func exact(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-// dialPair opens the command connection and the INFO connection.
-func dialPair(addr string) (*conn, *conn, error) {
-	a, err := dial(addr, 5*time.Second)
-	if err != nil {
-		return nil, nil, fmt.Errorf("connecting to %s: %w", addr, err)
-	}
-	b, err := dial(addr, 5*time.Second)
-	if err != nil {
-		a.Close()
-		return nil, nil, fmt.Errorf("connecting to %s: %w", addr, err)
-	}
-	return a, b, nil
-}
-
-// infoReader returns a function reading INFO shards on c.
-func infoReader(c *conn) func() (shardInfo, error) {
-	return func() (shardInfo, error) {
-		v, err := c.do("INFO", "shards")
-		if err != nil {
-			return shardInfo{}, fmt.Errorf("INFO shards: %w", err)
-		}
-		s, ok := v.(string)
-		if !ok {
-			return shardInfo{}, fmt.Errorf("INFO shards: unexpected reply %v", v)
-		}
-		return parseInfo(s), nil
-	}
-}
-
-// borderName turns INFO's border_<a>_<b> key (a_b) into the a|b that the
-// planner and /map print, using the shard names INFO lists: a name may
-// itself hold underscores.
-func borderName(key string, shards map[string]map[string]int64) string {
-	for i := strings.Index(key, "_"); i >= 0; {
-		if _, ok := shards[key[:i]]; ok {
-			if _, ok := shards[key[i+1:]]; ok {
-				return key[:i] + "|" + key[i+1:]
-			}
-		}
-		j := strings.Index(key[i+1:], "_")
-		if j < 0 {
-			break
-		}
-		i += 1 + j
-	}
-	return key
-}

@@ -63,3 +63,17 @@ func (c *conn) read() (any, error) {
 	}
 	return resp.ParseReply(raw)
 }
+
+// dialPair opens the command connection and the INFO connection.
+func dialPair(addr string) (*conn, *conn, error) {
+	a, err := dial(addr, 5*time.Second)
+	if err != nil {
+		return nil, nil, fmt.Errorf("connecting to %s: %w", addr, err)
+	}
+	b, err := dial(addr, 5*time.Second)
+	if err != nil {
+		a.Close()
+		return nil, nil, fmt.Errorf("connecting to %s: %w", addr, err)
+	}
+	return a, b, nil
+}

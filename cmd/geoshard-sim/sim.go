@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"sort"
 	"strconv"
 	"time"
 
@@ -78,39 +77,18 @@ func run(ctx context.Context, cfg config, out io.Writer) (*summary, error) {
 		}
 		defer conns[i].Close()
 	}
-	writes, reads, infoc := conns[0], conns[1], conns[2]
-	info := func() (shardInfo, error) {
-		v, err := infoc.do("INFO", "shards")
-		if err != nil {
-			return shardInfo{}, fmt.Errorf("INFO shards: %w", err)
-		}
-		s, ok := v.(string)
-		if !ok {
-			return shardInfo{}, fmt.Errorf("INFO shards: unexpected reply %v", v)
-		}
-		return parseInfo(s), nil
-	}
+	writes, reads, info := conns[0], conns[1], infoReader(conns[2])
 	sum := &summary{}
 	if sum.Start, err = info(); err != nil {
 		return nil, err
 	}
-
-	metro := plan.DefaultMetro()
-	fleet := metro.NewFleet(cfg.Drivers, cfg.Seed)
-	rng := rand.New(rand.NewPCG(cfg.Seed, 7))
-	interval := cfg.Interval.Seconds()
-	next := make([]float64, cfg.Drivers) // simulated time of each driver's next ping
-	last := make([]float64, cfg.Drivers)
-	for i := range next {
-		next[i] = interval * rng.Float64()
-	}
+	traffic := newCity(cfg)
 	prog := newProgress(out, cfg, sum.Start)
 	start := time.Now()
 	deadline := start.Add(cfg.Duration)
 	ticker := time.NewTicker(tick)
 	defer ticker.Stop()
 	nextReport := start.Add(cfg.Progress)
-	searchDebt := 0.0
 	simNow := 0.0
 	for {
 		select {
@@ -121,33 +99,9 @@ func run(ctx context.Context, cfg config, out io.Writer) (*summary, error) {
 		now := time.Now()
 		simDt := now.Sub(start).Seconds()*cfg.TimeScale - simNow
 		simNow += simDt
-		n := 0
-		for i := range next {
-			if next[i] > simNow {
-				continue
-			}
-			lon, lat := fleet.Move(i, next[i]-last[i])
-			last[i] = next[i]
-			next[i] += interval
-			writes.send("GEOADD", cfg.Key, ftoa(lon), ftoa(lat), fleet.ID(i))
-			n++
+		if err := traffic.step(writes, reads, simNow, simDt, sum); err != nil {
+			return sum, err
 		}
-		searchDebt += cfg.SearchesPerSec * simDt
-		m := 0
-		for ; searchDebt >= 1; searchDebt-- {
-			q := fleet.RiderSearch()
-			reads.send("GEOSEARCH", cfg.Key, "FROMLONLAT", ftoa(q.Lon), ftoa(q.Lat),
-				"BYRADIUS", ftoa(q.RadiusM), "m", "ASC", "COUNT", "10")
-			m++
-		}
-		if err := pipeline(writes, n, sum); err != nil {
-			return sum, fmt.Errorf("GEOADD: %w", err)
-		}
-		if err := pipeline(reads, m, sum); err != nil {
-			return sum, fmt.Errorf("GEOSEARCH: %w", err)
-		}
-		sum.Pings += int64(n)
-		sum.Searches += int64(m)
 		done := !now.Before(deadline)
 		if !now.Before(nextReport) || done {
 			in, err := info()
@@ -163,6 +117,62 @@ func run(ctx context.Context, cfg config, out io.Writer) (*summary, error) {
 			return sum, nil
 		}
 	}
+}
+
+// city is the synthetic traffic: each driver's next ping in simulated
+// time and the riders' searches owed, sent as they fall due.
+type city struct {
+	key        string
+	fleet      *plan.Fleet
+	interval   float64   // seconds between a driver's pings, simulated
+	next, last []float64 // per driver: simulated time of its next and last ping
+	perSec     float64   // rider searches per simulated second
+	debt       float64   // searches due but not yet sent
+}
+
+func newCity(cfg config) *city {
+	fleet := plan.DefaultMetro().NewFleet(cfg.Drivers, cfg.Seed)
+	rng := rand.New(rand.NewPCG(cfg.Seed, 7))
+	c := &city{key: cfg.Key, fleet: fleet, interval: cfg.Interval.Seconds(),
+		next: make([]float64, cfg.Drivers), last: make([]float64, cfg.Drivers),
+		perSec: cfg.SearchesPerSec}
+	for i := range c.next {
+		c.next[i] = c.interval * rng.Float64() // spread the first pings over one interval
+	}
+	return c
+}
+
+// step sends the pings and searches due by simNow (simDt after the last
+// step), one pipeline each, and counts them in sum.
+func (c *city) step(writes, reads *conn, simNow, simDt float64, sum *summary) error {
+	n := 0
+	for i := range c.next {
+		if c.next[i] > simNow {
+			continue
+		}
+		lon, lat := c.fleet.Move(i, c.next[i]-c.last[i])
+		c.last[i] = c.next[i]
+		c.next[i] += c.interval
+		writes.send("GEOADD", c.key, ftoa(lon), ftoa(lat), c.fleet.ID(i))
+		n++
+	}
+	c.debt += c.perSec * simDt
+	m := 0
+	for ; c.debt >= 1; c.debt-- {
+		q := c.fleet.RiderSearch()
+		reads.send("GEOSEARCH", c.key, "FROMLONLAT", ftoa(q.Lon), ftoa(q.Lat),
+			"BYRADIUS", ftoa(q.RadiusM), "m", "ASC", "COUNT", "10")
+		m++
+	}
+	if err := pipeline(writes, n, sum); err != nil {
+		return fmt.Errorf("GEOADD: %w", err)
+	}
+	if err := pipeline(reads, m, sum); err != nil {
+		return fmt.Errorf("GEOSEARCH: %w", err)
+	}
+	sum.Pings += int64(n)
+	sum.Searches += int64(m)
+	return nil
 }
 
 // pipeline flushes n buffered commands and reads their replies, counting
@@ -189,62 +199,3 @@ func pipeline(c *conn, n int, sum *summary) error {
 }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
-
-// progress prints the live line: rates since the last line, shares since
-// the start of the run.
-type progress struct {
-	out        io.Writer
-	cfg        config
-	base, prev totals
-	prevAt     time.Duration
-}
-
-func newProgress(out io.Writer, cfg config, start shardInfo) *progress {
-	t := start.totals()
-	return &progress{out: out, cfg: cfg, base: t, prev: t}
-}
-
-func (p *progress) line(elapsed time.Duration, simNow float64, sum *summary, in shardInfo) {
-	t := in.totals()
-	dt := (elapsed - p.prevAt).Seconds()
-	if dt <= 0 {
-		dt = 1
-	}
-	searches, fan := t.searches-p.base.searches, t.fanOut-p.base.fanOut
-	share := 0.0
-	if searches > 0 {
-		share = 100 * float64(fan) / float64(searches)
-	}
-	s := fmt.Sprintf("%5.0fs (sim %5.0fs) %d drivers | pings %d/s searches %d/s | handoffs/s %.1f | flaps suppressed %d (%.1f/s) | fan-out %.1f%% of %d searches | degraded %d",
-		elapsed.Seconds(), simNow, p.cfg.Drivers,
-		int64(float64(t.writes-p.prev.writes)/dt), int64(float64(t.searches-p.prev.searches)/dt),
-		float64(t.handoffs-p.prev.handoffs)/dt, t.flaps-p.base.flaps, float64(t.flaps-p.prev.flaps)/dt,
-		share, searches, t.degraded-p.base.degraded)
-	if p.cfg.Live {
-		fmt.Fprintf(p.out, "\r\033[K%s", s)
-	} else {
-		fmt.Fprintln(p.out, s)
-	}
-	p.prev, p.prevAt = t, elapsed
-}
-
-// finish prints the run's totals and the busiest borders.
-func (p *progress) finish(sum *summary) {
-	if p.cfg.Live {
-		fmt.Fprintln(p.out)
-	}
-	t := sum.End.totals()
-	fmt.Fprintf(p.out, "sent %d pings and %d searches (%d error replies); server: %d handoffs, %d flaps suppressed, %d of %d searches fanned out, %d degraded\n",
-		sum.Pings, sum.Searches, sum.Errors, t.handoffs-p.base.handoffs, t.flaps-p.base.flaps,
-		t.fanOut-p.base.fanOut, t.searches-p.base.searches, t.degraded-p.base.degraded)
-	names := make([]string, 0, len(sum.End.borders))
-	for n := range sum.End.borders {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		b, was := sum.End.borders[n], sum.Start.borders[n]
-		fmt.Fprintf(p.out, "  border %s: handoffs %d, flaps suppressed %d, searches %d\n", borderName(n, sum.End.shards),
-			b["handoffs"]-was["handoffs"], b["flaps_suppressed"]-was["flaps_suppressed"], b["searches"]-was["searches"])
-	}
-}

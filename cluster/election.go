@@ -1,0 +1,114 @@
+package cluster
+
+// The elected node's work: publish the assignment of shards to nodes,
+// one bounded rebalancing step at a time (the plan itself is assign.go).
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
+)
+
+// assignment is what the elected node publishes: which node owns each
+// shard, by shard name, with a version every change increments.
+type assignment struct {
+	Version int64             `json:"version"`
+	Regions string            `json:"regions"`
+	Owners  map[string]string `json:"owners"`
+}
+
+// lead campaigns for leadership and, once elected, keeps the assignment
+// current until ctx ends or the session is lost.
+func (n *Node) lead(ctx context.Context, sess *concurrency.Session) {
+	e := concurrency.NewElection(sess, n.electionKey())
+	if err := e.Campaign(ctx, n.cfg.ID); err != nil {
+		return
+	}
+	n.leader.Store(true)
+	defer n.leader.Store(false)
+	n.log.Info("cluster: elected; assigning shards")
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		e.Resign(rctx)
+		cancel()
+	}()
+	tick := time.NewTicker(n.cfg.Rebalance)
+	defer tick.Stop()
+	for {
+		moved := n.assignOnce(ctx, e)
+		wait := tick.C
+		if moved {
+			// Let the move settle (its shards refill from pings) before
+			// the next step; dead nodes' shards do not wait for this.
+			sleep(ctx, n.cfg.Rebalance)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-n.changed:
+		case <-wait:
+		}
+	}
+}
+
+// assignOnce publishes the next assignment if it differs; the
+// transaction fails if the assignment changed meanwhile or this node is no
+// longer the elected one. It reports whether a rebalancing move was made.
+func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
+	m := n.r.Regions()
+	n.mu.Lock()
+	cur := make([]string, m.Len())
+	for i := range cur {
+		cur[i] = n.assign.Owners[m.Name(shardID(i))]
+	}
+	live := make([]string, 0, len(n.members))
+	for id := range n.members {
+		live = append(live, id)
+	}
+	version, modRev := n.assign.Version, n.modRev
+	n.mu.Unlock()
+	dead := 0
+	for _, o := range cur {
+		if !slices.Contains(live, o) {
+			dead++
+		}
+	}
+	if dead > 0 && n.settling() {
+		return false // the lead loop asks again every rebalancing interval
+	}
+	next, changed := plan(cur, live, n.cfg.MaxMoves)
+	if !changed {
+		return false
+	}
+	a := assignment{Version: version + 1, Regions: m.Version(), Owners: map[string]string{}}
+	for i, o := range next {
+		a.Owners[m.Name(shardID(i))] = o
+	}
+	data, err := json.Marshal(a)
+	if err != nil {
+		n.log.Error("cluster: encode assignment", "err", err)
+		return false
+	}
+	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	resp, err := n.cli.Txn(tctx).If(
+		clientv3.Compare(clientv3.CreateRevision(e.Key()), "=", e.Rev()),
+		clientv3.Compare(clientv3.ModRevision(n.assignmentKey()), "=", modRev),
+	).Then(clientv3.OpPut(n.assignmentKey(), string(data))).Commit()
+	switch {
+	case err != nil:
+		n.etcdDown("publish assignment", err)
+		return false
+	case !resp.Succeeded:
+		// Someone else changed it, or we lost the election: the watch
+		// brings the news; try again then.
+		return false
+	}
+	n.log.Info("cluster: published assignment", "version", a.Version, "live", len(live),
+		"reassigned_from_dead", dead)
+	return dead == 0
+}

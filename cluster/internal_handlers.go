@@ -1,0 +1,111 @@
+package cluster
+
+// The internal commands' bodies: each reads its words, then answers from
+// the router's local shards.
+
+import (
+	"math"
+
+	"geoshard/router"
+	"geoshard/shard"
+)
+
+func internalPut(r *router.Router, t *Table, p *parser, w Replier) {
+	id := p.shard(t)
+	k := p.key()
+	member, score, stamp := p.str(), p.float(), p.int()
+	if !p.ok(w) {
+		return
+	}
+	r.PutLocal(id, k, shard.NewEntry(member, score, stamp))
+	w.Int(1)
+}
+
+func internalDel(r *router.Router, t *Table, p *parser, w Replier) {
+	k := p.key()
+	member, notAfter := p.str(), p.int()
+	ids := p.rest(t)
+	if !p.ok(w) {
+		return
+	}
+	w.Int(r.DelLocal(ids, k, member, notAfter))
+}
+
+func internalGet(r *router.Router, t *Table, p *parser, w Replier) {
+	k := p.key()
+	member, cut := p.str(), p.int()
+	ids := p.rest(t)
+	if !p.ok(w) {
+		return
+	}
+	c, found := r.GetLocal(ids, k, member, cut)
+	if !found {
+		w.Array(0)
+		return
+	}
+	w.Array(3)
+	w.BulkString(itoa(int64(c.Shard)))
+	w.BulkString(ftoa(c.Score))
+	w.BulkString(itoa(c.Stamp))
+}
+
+func internalSearch(r *router.Router, t *Table, p *parser, w Replier, nearest bool) {
+	id := p.shard(t)
+	k := p.key()
+	cut, n := p.int(), p.int()
+	q := p.search()
+	if !p.ok(w) {
+		return
+	}
+	hits, complete := r.SearchLocal(id, k, q, cut, int(n), nearest)
+	if nearest {
+		w.Array(2)
+		w.BulkString(boolArg(complete))
+	}
+	w.BulkString(string(encodeHits(hits)))
+}
+
+func internalRange(r *router.Router, t *Table, p *parser, w Replier) {
+	k := p.key()
+	cut := p.int()
+	rev := p.str() == "1"
+	want := p.int()
+	min := router.Bound{Score: p.float(), Exclusive: p.str() == "1"}
+	max := router.Bound{Score: p.float(), Exclusive: p.str() == "1"}
+	ids := p.rest(t)
+	if !p.ok(w) {
+		return
+	}
+	if want <= 0 || want > math.MaxInt32 {
+		want = math.MaxInt
+	}
+	es, truncated := r.ScanLocal(ids, k, min, max, rev, cut, int(want))
+	w.Array(2)
+	w.BulkString(boolArg(truncated))
+	w.BulkString(string(encodeEntries(es)))
+}
+
+func internalOwner(r *router.Router, t *Table, p *parser, w Replier) {
+	k := p.key()
+	member := p.str()
+	id := p.int()
+	score, stamp := p.float(), p.int()
+	if id < 0 || id >= int64(len(t.local)) {
+		p.fail("bad shard " + itoa(id))
+	}
+	if p.ok(w) {
+		r.CacheOwner(k, member, router.Copy{Shard: shard.ID(id), Score: score, Stamp: stamp})
+		w.Int(1)
+	}
+}
+
+func internalKeys(r *router.Router, p *parser, w Replier) {
+	db := p.int()
+	if p.ok(w) {
+		names := r.KeysLocal(int(db))
+		w.Array(len(names))
+		for _, n := range names {
+			w.BulkString(n)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package cluster
+
+import (
+	"strconv"
+	"strings"
+
+	"geoshard/geo"
+	"geoshard/shard"
+)
+
+// parser reads an internal command's words; the first bad one is kept.
+type parser struct {
+	args [][]byte
+	bad  string
+}
+
+func (p *parser) str() string {
+	if len(p.args) == 0 {
+		p.fail("missing argument")
+		return ""
+	}
+	s := string(p.args[0])
+	p.args = p.args[1:]
+	return s
+}
+
+func (p *parser) fail(msg string) {
+	if p.bad == "" {
+		p.bad = msg
+	}
+}
+
+func (p *parser) int() int64 {
+	s := p.str()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		p.fail("bad integer " + strconv.Quote(s))
+	}
+	return n
+}
+
+func (p *parser) float() float64 {
+	s := p.str()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		p.fail("bad number " + strconv.Quote(s))
+	}
+	return f
+}
+
+func (p *parser) key() shard.Key {
+	db := p.int()
+	return shard.Key{DB: int(db), Name: p.str()}
+}
+
+// shard reads a shard id this node must serve.
+func (p *parser) shard(t *Table) shard.ID {
+	n := p.int()
+	if n < 0 || n >= int64(len(t.local)) {
+		p.fail("bad shard " + itoa(n))
+		return 0
+	}
+	if !t.Local(shard.ID(n)) {
+		p.fail(errNotOwnerPrefix + " shard " + itoa(n))
+	}
+	return shard.ID(n)
+}
+
+func (p *parser) rest(t *Table) []shard.ID {
+	var ids []shard.ID
+	for len(p.args) > 0 {
+		ids = append(ids, p.shard(t))
+	}
+	return ids
+}
+
+func (p *parser) search() *geo.Search {
+	lon, lat := p.float(), p.float()
+	kind := p.str()
+	sh := geo.Shape{Box: kind == "1", Radius: p.float(), Width: p.float(), Height: p.float(), Unit: p.float()}
+	if kind == "2" {
+		sh.Polygon = p.polygon()
+	}
+	if p.bad != "" || !geo.Valid(lon, lat) && sh.Polygon == nil {
+		p.fail("bad search")
+		return nil
+	}
+	return geo.NewSearch(lon, lat, sh)
+}
+
+// polygon reads a vertex count and the vertices of a BYPOLYGON search.
+func (p *parser) polygon() *geo.Polygon {
+	n := p.int()
+	if n < 3 || n > int64(len(p.args))/2 {
+		p.fail("bad polygon")
+		return nil
+	}
+	coords := make([]float64, 2*n)
+	for i := range coords {
+		coords[i] = p.float()
+	}
+	for i := 0; i < len(coords); i += 2 {
+		if !geo.Valid(coords[i], coords[i+1]) {
+			p.fail("bad polygon")
+			return nil
+		}
+	}
+	return geo.NewPolygon(coords)
+}
+
+// ok reports whether every word parsed, else answers the error.
+func (p *parser) ok(w Replier) bool {
+	if p.bad == "" {
+		return true
+	}
+	if strings.HasPrefix(p.bad, errNotOwnerPrefix) {
+		w.Error(p.bad)
+	} else {
+		w.Error("ERR internal command: " + p.bad)
+	}
+	return false
+}
