@@ -38,8 +38,8 @@ type Engine struct {
 	counters counters
 	// dirty counts changes (elements, as Redis's server.dirty) since the
 	// start; the save schedule compares it with its value at the last save.
-	dirty atomic.Int64
-	persist  persistence // snapshot.go
+	dirty   atomic.Int64
+	persist persistence // snapshot.go
 }
 
 // New returns an engine on top of a router.

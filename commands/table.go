@@ -20,7 +20,7 @@ type command struct {
 	// its result in Client.prepared for the handler (CONFIG SET reads a
 	// region map file there).
 	prepare func(e *Engine, c *Client, args [][]byte)
-	write bool // Redis flags it "write": what it changes counts for saves
+	write   bool // Redis flags it "write": what it changes counts for saves
 	// unlocked: runs without the keyspace lock (it touches no key).
 	unlocked bool
 	// protected: refused unless enable-debug-command allows it (DEBUG).
