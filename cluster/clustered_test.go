@@ -80,6 +80,18 @@ func TestClusterRouting(t *testing.T) {
 		if a, b := names(n1.Hits), names(n2.Hits); x1 && x2 && !slices.Equal(a, b) {
 			t.Errorf("node %d nearest %v, single node %v", i, b, a)
 		}
+		// BYPOLYGON zones reach remote shards with their vertices.
+		for _, v := range [][]float64{
+			{-10, 35, 30, 35, 40, 60, 0, 70},       // Europe
+			{-170, -60, 170, -60, 0, 80},           // most of the world
+			{100, -10, 160, 30, 100, 30, 160, -10}, // a bow-tie over Asia and Oceania
+		} {
+			pq := geo.NewPolygonSearch(geo.NewPolygon(v))
+			a, b := names(single.Search(key, pq, 0).Hits), names(r.Search(key, pq, 0).Hits)
+			if !slices.Equal(a, b) || len(a) == 0 {
+				t.Errorf("node %d polygon %v: %d hits, single node %d", i, v, len(b), len(a))
+			}
+		}
 	}
 	// Whole-key commands reach every node.
 	other := shard.Key{Name: "moved"}

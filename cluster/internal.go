@@ -177,13 +177,36 @@ func (p *parser) rest(t *Table) []shard.ID {
 
 func (p *parser) search() *geo.Search {
 	lon, lat := p.float(), p.float()
-	box := p.str() == "1"
-	sh := geo.Shape{Box: box, Radius: p.float(), Width: p.float(), Height: p.float(), Unit: p.float()}
-	if p.bad != "" || !geo.Valid(lon, lat) {
+	kind := p.str()
+	sh := geo.Shape{Box: kind == "1", Radius: p.float(), Width: p.float(), Height: p.float(), Unit: p.float()}
+	if kind == "2" {
+		sh.Polygon = p.polygon()
+	}
+	if p.bad != "" || !geo.Valid(lon, lat) && sh.Polygon == nil {
 		p.fail("bad search")
 		return nil
 	}
 	return geo.NewSearch(lon, lat, sh)
+}
+
+// polygon reads a vertex count and the vertices of a BYPOLYGON search.
+func (p *parser) polygon() *geo.Polygon {
+	n := p.int()
+	if n < 3 || n > int64(len(p.args))/2 {
+		p.fail("bad polygon")
+		return nil
+	}
+	coords := make([]float64, 2*n)
+	for i := range coords {
+		coords[i] = p.float()
+	}
+	for i := 0; i < len(coords); i += 2 {
+		if !geo.Valid(coords[i], coords[i+1]) {
+			p.fail("bad polygon")
+			return nil
+		}
+	}
+	return geo.NewPolygon(coords)
 }
 
 // ok reports whether every word parsed, else answers the error.

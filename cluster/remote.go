@@ -90,13 +90,27 @@ func brokenConn(err error) bool {
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
+// searchArgs sends q's shape: kind 0 circle, 1 box, 2 polygon (then the
+// vertex count and the vertices).
 func searchArgs(q *geo.Search) []any {
-	box := "0"
+	kind := "0"
 	if q.Shape.Box {
-		box = "1"
+		kind = "1"
 	}
-	return []any{ftoa(q.Lon), ftoa(q.Lat), box, ftoa(q.Shape.Radius), ftoa(q.Shape.Width),
+	p := q.Shape.Polygon
+	if p != nil {
+		kind = "2"
+	}
+	args := []any{ftoa(q.Lon), ftoa(q.Lat), kind, ftoa(q.Shape.Radius), ftoa(q.Shape.Width),
 		ftoa(q.Shape.Height), ftoa(q.Shape.Unit)}
+	if p != nil {
+		args = append(args, itoa(int64(p.Len())))
+		for i := range p.Len() {
+			lon, lat := p.Vertex(i)
+			args = append(args, ftoa(lon), ftoa(lat))
+		}
+	}
+	return args
 }
 
 // remoteSearch asks a node for one shard's hits of q.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"math/rand"
 	"net"
 	"regexp"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"geoshard/internal/redistest"
+	"geoshard/resp"
 )
 
 // The differential tests send the same commands to a real redis-server
@@ -67,41 +67,11 @@ func (r *redisConn) send(args []string) string {
 	if _, err := r.conn.Write(b.Bytes()); err != nil {
 		r.t.Fatalf("write to redis: %v", err)
 	}
-	var out bytes.Buffer
-	if err := readReply(r.rd, &out); err != nil {
+	out, err := resp.ReadReply(r.rd, nil)
+	if err != nil {
 		r.t.Fatalf("%q: read from redis: %v", args, err)
 	}
-	return out.String()
-}
-
-// readReply copies one complete RESP2/RESP3 reply.
-func readReply(rd *bufio.Reader, out *bytes.Buffer) error {
-	line, err := rd.ReadString('\n')
-	if err != nil {
-		return err
-	}
-	out.WriteString(line)
-	n, _ := strconv.Atoi(strings.TrimSuffix(line[1:], "\r\n"))
-	switch line[0] {
-	case '$', '=', '!':
-		if n >= 0 {
-			buf := make([]byte, n+2)
-			if _, err := io.ReadFull(rd, buf); err != nil {
-				return err
-			}
-			out.Write(buf)
-		}
-	case '*', '~', '%', '>':
-		if line[0] == '%' {
-			n *= 2
-		}
-		for i := 0; i < n; i++ {
-			if err := readReply(rd, out); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return string(out)
 }
 
 // parsedReply is a reply split into its elements, for comparisons that
@@ -111,32 +81,21 @@ type parsedReply struct {
 	kids []parsedReply
 }
 
+// parseReply splits the first reply in raw into its elements, and theirs,
+// and returns what follows it; bytes that are not a reply come back whole.
 func parseReply(raw string) (parsedReply, string) {
-	eol := strings.Index(raw, "\r\n")
-	if eol < 0 {
+	one, err := resp.ReadReply(bufio.NewReader(strings.NewReader(raw)), nil)
+	if err != nil {
 		return parsedReply{raw: raw}, ""
 	}
-	n, _ := strconv.Atoi(raw[1:eol])
-	end := eol + 2
-	var kids []parsedReply
-	switch raw[0] {
-	case '$', '=':
-		if n >= 0 {
-			end += n + 2
+	p := parsedReply{raw: string(one)}
+	if _, elems, err := resp.SplitReply(one); err == nil {
+		for _, e := range elems {
+			k, _ := parseReply(string(e))
+			p.kids = append(p.kids, k)
 		}
-	case '*', '~', '%':
-		if raw[0] == '%' {
-			n *= 2
-		}
-		rest := raw[end:]
-		for i := 0; i < n; i++ {
-			var k parsedReply
-			k, rest = parseReply(rest)
-			kids = append(kids, k)
-		}
-		end = len(raw) - len(rest)
 	}
-	return parsedReply{raw: raw[:end], kids: kids}, raw[end:]
+	return p, raw[len(one):]
 }
 
 // How a step's replies are compared.

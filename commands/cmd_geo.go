@@ -76,7 +76,12 @@ triples:
 func (e *Engine) addAll(c *Client, k shard.Key, member func(j int) []byte, scores []float64, f router.AddFlags, ch bool) {
 	n, dirty := 0, 0
 	for j, score := range scores {
-		added, changed := e.Router().Add(k, string(member(j)), score, f)
+		added, changed, err := e.Router().TryAdd(k, string(member(j)), score, f)
+		if err != nil {
+			// Cluster mode: the shard's node is down or not answering.
+			c.W.Error("TRYAGAIN " + err.Error())
+			return
+		}
 		if added || (ch && changed) {
 			n++
 		}

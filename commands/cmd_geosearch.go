@@ -61,6 +61,7 @@ type searchArgs struct {
 	storeDist           bool
 	fromMember, fromLoc bool
 	byRadius, byBox     bool
+	byPolygon           bool
 }
 
 // geoSearch runs the GEORADIUS and GEOSEARCH families, checking arguments
@@ -238,6 +239,15 @@ func parseSearchOptions(e *Engine, c *Client, a *searchArgs, src shard.Key, exis
 			i++
 		case eq(o, "storedist") && flags&searchStore != 0:
 			a.storeDist = true
+		case search && eq(o, "bypolygon") && left >= 1:
+			n, err := parsePolygon(&a.shape, a, opts[i+1:], flags)
+			if err != "" {
+				return err
+			}
+			a.byPolygon = true
+			i += n
+		case search && a.byPolygon && isShapeOption(o):
+			return errPolygonConflict
 		case eq(o, "frommember") && left >= 1 && search && !a.fromLoc:
 			a.fromMember = true
 			m := string(opts[i+1])
@@ -284,10 +294,10 @@ func (a *searchArgs) validate(name []byte, flags int) string {
 		}
 		return "ERR STORE option in GEORADIUS is not compatible with WITHDIST, WITHHASH and WITHCOORD options"
 	}
-	if flags&searchCmd != 0 && !(a.fromMember || a.fromLoc) {
+	if flags&searchCmd != 0 && !(a.fromMember || a.fromLoc || a.byPolygon) {
 		return "ERR exactly one of FROMMEMBER or FROMLONLAT can be specified for " + string(name)
 	}
-	if flags&searchCmd != 0 && !(a.byRadius || a.byBox) {
+	if flags&searchCmd != 0 && !(a.byRadius || a.byBox || a.byPolygon) {
 		return "ERR exactly one of BYRADIUS and BYBOX can be specified for " + string(name)
 	}
 	if a.any && a.count == 0 {

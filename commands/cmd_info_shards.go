@@ -4,8 +4,14 @@ import (
 	"strconv"
 	"strings"
 
-	"geoshard/shard"
+	"geoshard/router"
 )
+
+func borderCounts(bs *router.BorderStats) string {
+	return "handoffs=" + strconv.FormatInt(bs.Handoffs.Load(), 10) +
+		",flaps_suppressed=" + strconv.FormatInt(bs.FlapsSuppressed.Load(), 10) +
+		",searches=" + strconv.FormatInt(bs.Searches.Load(), 10)
+}
 
 // infoShards is geoshard's own section: the region map, and per shard and
 // per border the counters that tell an operator whether borders sit well.
@@ -15,17 +21,31 @@ func infoShards(e *Engine, c *Client, b *infoBuilder) {
 	st := r.Stats()
 	b.field("region_map_version", m.Version())
 	b.field("hysteresis_margin_m", strconv.FormatFloat(m.Margin(), 'f', -1, 64))
-	b.int("shards", int64(m.Len()))
+	_, own := m.Own()
+	b.int("shards", int64(own))
+	if running, moved, total, ok := r.Moving(); ok {
+		// The last reload's move of members to the new map's shards.
+		state := "done"
+		if running {
+			state = "moving"
+		}
+		b.field("region_map_move", state)
+		b.int("region_map_move_moved", moved)
+		b.int("region_map_move_total", total)
+	}
 	b.int("position_ttl_ms", r.PositionTTL().Milliseconds())
 	b.int("fanout_timeout_ms", r.FanoutTimeout().Milliseconds())
 	members := r.ShardMembers()
-	for i := range st.Shards {
-		s := &st.Shards[i]
+	// A map of thousands of areas would make this section megabytes:
+	// the busiest shards and borders are listed, and how many were not.
+	ids, shardsLeft := st.TopShards(members, router.InfoLimit)
+	for _, id := range ids {
+		s := &st.Shards[id]
 		var n int64
-		if i < len(members) {
-			n = members[i]
+		if int(id) < len(members) {
+			n = members[id]
 		}
-		b.field("shard_"+m.Name(shard.ID(i)), "members="+strconv.FormatInt(n, 10)+
+		b.field("shard_"+m.Name(id), "members="+strconv.FormatInt(n, 10)+
 			",writes="+strconv.FormatInt(s.Writes.Load(), 10)+
 			",handoffs_in="+strconv.FormatInt(s.HandoffsIn.Load(), 10)+
 			",handoffs_out="+strconv.FormatInt(s.HandoffsOut.Load(), 10)+
@@ -33,12 +53,19 @@ func infoShards(e *Engine, c *Client, b *infoBuilder) {
 			",degraded="+strconv.FormatInt(s.Degraded.Load(), 10)+
 			",expired="+strconv.FormatInt(s.Expired.Load(), 10))
 	}
-	for _, bd := range st.Borders() {
-		bs := st.Border(bd.A, bd.B)
-		b.field("border_"+m.Name(bd.A)+"_"+m.Name(bd.B),
-			"handoffs="+strconv.FormatInt(bs.Handoffs.Load(), 10)+
-				",flaps_suppressed="+strconv.FormatInt(bs.FlapsSuppressed.Load(), 10)+
-				",searches="+strconv.FormatInt(bs.Searches.Load(), 10))
+	if shardsLeft > 0 {
+		b.int("shards_not_listed", int64(shardsLeft))
+	}
+	borders, bordersLeft := st.TopBorders(router.InfoLimit)
+	for _, bd := range borders {
+		b.field("border_"+m.Name(bd.A)+"_"+m.Name(bd.B), borderCounts(st.Border(bd.A, bd.B)))
+	}
+	if bordersLeft > 0 {
+		b.int("borders_not_listed", int64(bordersLeft))
+	}
+	if st.Elsewhere.Handoffs.Load()+st.Elsewhere.FlapsSuppressed.Load() > 0 {
+		// Members that jumped between shards that are not neighbours.
+		b.field("border_elsewhere", borderCounts(&st.Elsewhere))
 	}
 	var fan strings.Builder
 	for n := 1; n < len(st.FanOut); n++ {

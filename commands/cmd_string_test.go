@@ -75,3 +75,34 @@ func TestSetCopiesValue(t *testing.T) {
 		t.Fatalf("GET after the argument buffer changed: %q", got)
 	}
 }
+
+// SET's options, their conflicts and GET, as redis-server 7.0.15 answers
+// them; see cmd_captured_test.go.
+func TestSetOptions(t *testing.T) { runCaptured(t, setOptionScripts) }
+
+var setOptionScripts = []capturedScript{
+	{"SET options", false, []step{
+		{"SET k v NX XX", "-ERR syntax error\r\n"},
+		{"SET k v EX 10 PX 100", "-ERR syntax error\r\n"},
+		{"SET k v EX 10 KEEPTTL", "-ERR syntax error\r\n"},
+		{"SET k v EX", "-ERR syntax error\r\n"},
+		{"SET k v EX 0", "-ERR invalid expire time in 'set' command\r\n"},
+		{"SET k v EX -1", "-ERR invalid expire time in 'set' command\r\n"},
+		{"SET k v EX x", "-ERR value is not an integer or out of range\r\n"},
+		{"SET k v PX 9223372036854775807", "-ERR invalid expire time in 'set' command\r\n"},
+		{"SET k v EX 9223372036854775807", "-ERR invalid expire time in 'set' command\r\n"},
+		{"SET k v GET", "$-1\r\n"},
+		{"SET k w GET", "$1\r\nv\r\n"},
+		{"SET k v NX GET", "$1\r\nw\r\n"},
+		{"SET k x XX GET EX 100", "$1\r\nw\r\n"},
+		{"TTL k", ":100\r\n"},
+		{"SET k y KEEPTTL", "+OK\r\n"},
+		{"TTL k", ":100\r\n"},
+		{"SET k z", "+OK\r\n"},
+		{"TTL k", ":-1\r\n"},
+		{"ZADD z 1 a", ":1\r\n"},
+		{"SET z v GET", "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n"},
+		{"SET z v", "+OK\r\n"},
+		{"TYPE z", "+string\r\n"},
+	}},
+}

@@ -138,7 +138,11 @@ func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f router.AddFla
 				return
 			}
 		}
-		e.Router().Add(k, member, score, router.AddFlags{}) // the router stores -0 as Redis would
+		// The router stores -0 as Redis would.
+		if _, _, err := e.Router().TryAdd(k, member, score, router.AddFlags{}); err != nil {
+			c.W.Error("TRYAGAIN " + err.Error())
+			return
+		}
 		writeScore(c, score)
 		return
 	}

@@ -119,20 +119,45 @@ func (e *Engine) deleteKey(dbIndex int, key string) bool {
 
 // ExpireCycle deletes keys whose TTL has run out, and forgets TTLs of keys
 // that no longer exist (a geo key whose last position expired), as Redis's
-// active expiry does.
+// active expiry does. It looks under the shared lock first and takes the
+// keyspace alone only when something is to go: a cycle with nothing to do
+// must not queue behind a slow command (one waiting on a hung cluster
+// peer) and hold every other command up behind it.
 func (e *Engine) ExpireCycle() {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	type dbKey struct {
+		db  int
+		key string
+	}
 	now := nowMS()
+	var due, gone []dbKey
+	e.mu.RLock()
 	for i, d := range e.dbs {
 		for k, at := range d.expires {
 			if at <= now {
-				e.deleteKey(i, k)
-				continue
+				due = append(due, dbKey{i, k})
+			} else if _, ok := d.strings[k]; !ok && e.Router().Card(shard.Key{DB: i, Name: k}) == 0 {
+				gone = append(gone, dbKey{i, k})
 			}
-			if _, ok := d.strings[k]; !ok && e.Router().Card(shard.Key{DB: i, Name: k}) == 0 {
-				delete(d.expires, k)
-			}
+		}
+	}
+	e.mu.RUnlock()
+	if len(due)+len(gone) == 0 {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, dk := range due {
+		if at, ok := e.dbs[dk.db].expires[dk.key]; ok && at <= now {
+			e.deleteKey(dk.db, dk.key)
+		}
+	}
+	for _, dk := range gone {
+		d := e.dbs[dk.db]
+		if _, ok := d.expires[dk.key]; !ok {
+			continue
+		}
+		if _, ok := d.strings[dk.key]; !ok && e.Router().Card(shard.Key{DB: dk.db, Name: dk.key}) == 0 {
+			delete(d.expires, dk.key)
 		}
 	}
 }

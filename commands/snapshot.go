@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"sync"
 	"time"
 
+	"geoshard/router"
 	"geoshard/shard"
 	"geoshard/snapshot"
 )
@@ -329,46 +329,28 @@ func (e *Engine) Load(path string) (LoadStats, error) {
 	return st, nil
 }
 
-// restoreBatch is how many members a load hands to a worker at a time.
-const restoreBatch = 4096
-
-type restoreItem struct {
-	key shard.Key
-	m   memberView
-}
-
-// load applies the records. Decoding is one stream, but placing members
-// in the shards' indexes is most of the work and the router takes
-// members in any order from any goroutine, so workers do that.
+// load applies the records. Decoding is one stream; each geo key's
+// members are gathered and handed to the router whole, which places them
+// in parallel and builds each shard's index in one sorted pass.
 func (e *Engine) load(r *snapshot.Reader, st *LoadStats) error {
-	work := make(chan []restoreItem, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for batch := range work {
-				for _, it := range batch {
-					e.Router().Restore(it.key, it.m.name, it.m.score, it.m.stamp)
-				}
-			}
-		})
+	var key shard.Key
+	var members []router.Saved
+	flush := func() {
+		e.Router().RestoreKey(key, members)
+		members = members[:0]
 	}
-	batch := make([]restoreItem, 0, restoreBatch)
-	err := e.decode(r, st, func(k shard.Key, m memberView) {
-		batch = append(batch, restoreItem{k, m})
-		if len(batch) == restoreBatch {
-			work <- batch
-			batch = make([]restoreItem, 0, restoreBatch)
-		}
+	err := e.decode(r, st, flush, func(k shard.Key, m memberView) {
+		key = k
+		members = append(members, router.Saved{Member: m.name, Score: m.score, Stamp: m.stamp})
 	})
-	work <- batch
-	close(work)
-	wg.Wait()
+	flush()
 	return err
 }
 
 // decode reads the records, applies all but members, and hands those to
-// member.
-func (e *Engine) decode(r *snapshot.Reader, st *LoadStats, member func(shard.Key, memberView)) error {
+// member; endKey runs before each geo key's record, so that the members
+// of the key before are complete.
+func (e *Engine) decode(r *snapshot.Reader, st *LoadStats, endKey func(), member func(shard.Key, memberView)) error {
 	now := nowMS()
 	var d *db
 	dbIndex := -1
@@ -403,6 +385,7 @@ func (e *Engine) decode(r *snapshot.Reader, st *LoadStats, member func(shard.Key
 			}
 			st.Keys++
 		case snapshot.KindZset:
+			endKey()
 			zkey = shard.Key{DB: dbIndex, Name: rec.Key}
 			skip = rec.ExpireMS != 0 && rec.ExpireMS <= now
 			if skip {

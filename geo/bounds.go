@@ -18,6 +18,11 @@ const (
 // (or is too wide). It is tight otherwise, so a 2 km search yields a
 // rectangle of about 2 km. Latitudes are clipped to [MinLat, MaxLat].
 func (s *Search) Bounds(dst []Rect) []Rect {
+	if p := s.Shape.Polygon; p != nil {
+		b := p.Box()
+		return append(dst, Rect{b.MinLon - degMargin, math.Max(b.MinLat-degMargin, MinLat),
+			b.MaxLon + degMargin, math.Min(b.MaxLat+degMargin, MaxLat)})
+	}
 	if s.Shape.Box {
 		return s.boxBounds(dst)
 	}

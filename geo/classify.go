@@ -17,10 +17,10 @@ const (
 // range whose scores all decode inside one rectangle. It lets a scan skip
 // whole stretches of a Redis cell that lie outside the circle and take the
 // ones deep inside without computing a distance, with the same members in
-// the same order as testing each one. Boxes, and ranges that are not
-// cells, are Partial.
+// the same order as testing each one. Polygons are classified the same way
+// (Polygon.classify); boxes, and ranges that are not cells, are Partial.
 func (s *Search) Classify(lo, hi float64) int {
-	if s.Shape.Box || !(lo >= 0 && hi <= 1<<52 && hi > lo) {
+	if (s.Shape.Box && s.Shape.Polygon == nil) || !(lo >= 0 && hi <= 1<<52 && hi > lo) {
 		return Partial
 	}
 	start, width := uint64(lo), uint64(hi)-uint64(lo)
@@ -31,6 +31,9 @@ func (s *Search) Classify(lo, hi float64) int {
 	step := uint(Step - k/2)
 	a := decodeArea(start>>k, step)
 	r := Rect{MinLon: a.lonMin, MinLat: a.latMin, MaxLon: a.lonMax, MaxLat: a.latMax}
+	if p := s.Shape.Polygon; p != nil {
+		return p.classify(r)
+	}
 	if s.near.Bound(r) > s.radiusM {
 		return Outside
 	}

@@ -3,8 +3,9 @@
 // the project's GEO-SPEC.md): the 52-bit interleaved score, cell decoding,
 // haversine distances, the nine-cell search plan and the result ordering.
 //
-// It is a leaf package: the standard library only, plus libm through cgo
-// so that distances match glibc to the last bit.
+// It is a leaf package: the standard library, libm through cgo so that
+// distances match glibc to the last bit, and github.com/mmcloughlin/geohash
+// for the standard geohash alphabet of GEOHASH strings.
 package geo
 
 import "strconv"

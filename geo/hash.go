@@ -1,20 +1,15 @@
 package geo
 
-const geoAlphabet = "0123456789bcdefghjkmnpqrstuvwxyz"
+import "github.com/mmcloughlin/geohash"
 
-// Hash returns the 11-character GEOHASH string of a score: the decoded
-// cell centre re-encoded with the standard [-90,90] latitude range, ten
-// 5-bit groups from bit 51 down, then a constant '0'.
+// Hash returns the 11-character GEOHASH string of a score, as Redis builds
+// it: the centre of the score's cell (decoded with Redis's own latitude
+// range, ±85.05112878, which is why Decode stays ours) re-encoded as a
+// standard geohash, whose latitude range is ±90, to ten characters (50
+// bits), then a constant '0' where Redis's 52 bits run out. The standard
+// encoding is github.com/mmcloughlin/geohash's; TestHashLibrary checks it
+// against the arithmetic it replaced and against redis-server.
 func Hash(score float64) string {
-	var buf [11]byte
-	return string(appendHash(buf[:0], score))
-}
-
-func appendHash(dst []byte, score float64) []byte {
 	lon, lat := Decode(score)
-	bits := encodeBits(lonRange, stdLatRange, lon, lat, Step)
-	for i := 0; i < 10; i++ {
-		dst = append(dst, geoAlphabet[(bits>>(52-uint(i+1)*5))&0x1f])
-	}
-	return append(dst, '0')
+	return geohash.EncodeWithPrecision(lat, lon, 10) + "0"
 }

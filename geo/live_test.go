@@ -2,6 +2,7 @@ package geo
 
 import (
 	"fmt"
+	"geoshard/resp"
 	"math"
 	"math/rand"
 	"strconv"
@@ -168,7 +169,7 @@ func text(v any) string {
 		return strconv.Quote(x)
 	case int64:
 		return strconv.FormatInt(x, 10)
-	case respError:
+	case resp.ReplyError:
 		return "ERR(" + string(x) + ")"
 	case []any:
 		parts := make([]string, len(x))
@@ -568,9 +569,9 @@ func liveParsing(t *testing.T, rc *respConn) {
 		var want any
 		switch {
 		case !ok1 || !ok2:
-			want = respError("ERR value is not a valid float")
+			want = resp.ReplyError("ERR value is not a valid float")
 		case !Valid(lon, lat):
-			want = respError(InvalidPairError(lon, lat))
+			want = resp.ReplyError(InvalidPairError(lon, lat))
 		default:
 			want = int64(1)
 			member := "m:" + p.lon + "," + p.lat
@@ -609,15 +610,15 @@ func liveParsing(t *testing.T, rc *respConn) {
 			if f, ok := ParseUnit([]byte(cmd[4])); ok {
 				want = string(AppendDist(nil, Distance(lon1, lat1, lon2, lat2)/f))
 			} else {
-				want = respError("ERR unsupported unit provided. please use M, KM, FT, MI")
+				want = resp.ReplyError("ERR unsupported unit provided. please use M, KM, FT, MI")
 			}
 		case i < len(units)+len(ints):
 			n, ok := ParseInt([]byte(cmd[9]))
 			switch {
 			case !ok:
-				want = respError("ERR value is not an integer or out of range")
+				want = resp.ReplyError("ERR value is not an integer or out of range")
 			case n <= 0:
-				want = respError("ERR COUNT must be > 0")
+				want = resp.ReplyError("ERR COUNT must be > 0")
 			default:
 				names := []any{}
 				for _, h := range m.query(NewSearch(0, 0, Shape{Radius: 1, Unit: UnitM}), int(n), false, sortNone) {
@@ -629,9 +630,9 @@ func liveParsing(t *testing.T, rc *respConn) {
 			r, ok := ParseFloat([]byte(cmd[6]))
 			switch {
 			case !ok:
-				want = respError("ERR need numeric radius")
+				want = resp.ReplyError("ERR need numeric radius")
 			case r < 0:
-				want = respError("ERR radius cannot be negative")
+				want = resp.ReplyError("ERR radius cannot be negative")
 			default:
 				names := []any{}
 				for _, h := range m.query(NewSearch(5, 0, Shape{Radius: r, Unit: UnitKM}), 0, false, sortNone) {

@@ -16,3 +16,11 @@ func (r Rect) Intersects(o Rect) bool {
 func (r Rect) Contains(lon, lat float64) bool {
 	return lon >= r.MinLon && lon <= r.MaxLon && lat >= r.MinLat && lat <= r.MaxLat
 }
+
+// CellRect returns the rectangle that every score in [start, start+4^n)
+// decodes into, for start a multiple of 4^n: the geohash cell n levels
+// above a single stored score (n <= Step).
+func CellRect(start uint64, n uint) Rect {
+	a := decodeArea(start>>(2*n), Step-n)
+	return Rect{MinLon: a.lonMin, MinLat: a.latMin, MaxLon: a.lonMax, MaxLat: a.latMax}
+}

@@ -39,9 +39,8 @@ func gather(x uint64) uint32 {
 type coordRange struct{ min, max float64 }
 
 var (
-	lonRange    = coordRange{MinLon, MaxLon}
-	latRange    = coordRange{MinLat, MaxLat}
-	stdLatRange = coordRange{-90, 90} // GEOHASH strings use the full range
+	lonRange = coordRange{MinLon, MaxLon}
+	latRange = coordRange{MinLat, MaxLat}
 )
 
 // encodeBits is geohashEncode for an already validated point: the cell

@@ -7,7 +7,10 @@ type Shape struct {
 	Box           bool
 	Radius        float64 // circle radius, in the request's unit
 	Width, Height float64 // box full edge lengths, in the request's unit
-	Unit          float64 // factor to metres (ParseUnit)
+	Unit          float64 // factor to metres (ParseUnit); 1 for a polygon
+	// Polygon, when set, makes this a BYPOLYGON search: the centre is the
+	// polygon's Centroid and the other fields are unused.
+	Polygon *Polygon
 }
 
 // Cell is the zset score range [Min, Max) of one scanned geohash cell.
@@ -133,9 +136,18 @@ func neighbours(bits uint64, step uint) [8]uint64 {
 
 // NewSearch plans a query centred at (lon, lat), which must be Valid, as
 // geohashCalculateAreasByShapeWGS84 and membersOfAllNeighbors do.
+// For a polygon shape, (lon, lat) is ignored: the search is centred on the
+// polygon's Centroid.
 func NewSearch(lon, lat float64, shape Shape) *Search {
+	if shape.Polygon != nil {
+		lon, lat = shape.Polygon.Centroid()
+	}
 	s := &Search{Lon: lon, Lat: lat, Shape: shape, NeedDist: true, near: NewNear(lon, lat)}
-	s.plan()
+	if shape.Polygon != nil {
+		s.planPolygon()
+	} else {
+		s.plan()
+	}
 	return s
 }
 
@@ -159,18 +171,24 @@ func (s *Search) plan() {
 	}
 	rangeMeters = float64(rangeMeters * f)
 	bb := boundingBox(s.Lon, s.Lat, height, width)
+	s.planCells(s.Lon, s.Lat, bb, estimateSteps(rangeMeters, s.Lat), true)
+}
 
-	step := estimateSteps(rangeMeters, s.Lat)
-	bits := encodeBits(lonRange, latRange, s.Lon, s.Lat, step)
+// planCells is the second half of geohashCalculateAreasByShapeWGS84 and
+// membersOfAllNeighbors: the cell of (lon, lat) at step and its
+// neighbours, less those the bounding box bb does not reach. With refine,
+// it first goes one step coarser if the neighbours fall short of bb.
+func (s *Search) planCells(lon, lat float64, bb box, step uint, refine bool) {
+	bits := encodeBits(lonRange, latRange, lon, lat, step)
 	nb := neighbours(bits, step)
 	north := decodeArea(nb[nbNorth], step)
 	south := decodeArea(nb[nbSouth], step)
 	east := decodeArea(nb[nbEast], step)
 	west := decodeArea(nb[nbWest], step)
-	if (north.latMax < bb.maxLat || south.latMin > bb.minLat ||
+	if refine && (north.latMax < bb.maxLat || south.latMin > bb.minLat ||
 		east.lonMax < bb.maxLon || west.lonMin > bb.minLon) && step > 1 {
 		step--
-		bits = encodeBits(lonRange, latRange, s.Lon, s.Lat, step)
+		bits = encodeBits(lonRange, latRange, lon, lat, step)
 		nb = neighbours(bits, step)
 	}
 	centre := decodeArea(bits, step)
@@ -212,8 +230,15 @@ func cellRange(bits uint64, step uint) Cell {
 // Match is Redis' inclusion test (geoWithinShape) for a member decoded
 // to (lon, lat). dist is the distance in metres from the centre, which
 // Redis reports (divided by the unit) and sorts by. As in Redis a NaN
-// distance passes a radius test.
+// distance passes a radius test. A polygon tests Polygon.Contains and
+// measures from the centroid.
 func (s *Search) Match(lon, lat float64) (dist float64, ok bool) {
+	if p := s.Shape.Polygon; p != nil {
+		if !p.Contains(lon, lat) {
+			return 0, false
+		}
+		return Distance(s.Lon, s.Lat, lon, lat), true
+	}
 	if !s.Shape.Box {
 		d := Distance(s.Lon, s.Lat, lon, lat)
 		return d, !(d > s.radiusM)
@@ -242,7 +267,7 @@ func (s *Search) CellOf(score float64) int {
 // Redis's cell scan: circles only (a walk by distance stops at the radius),
 // and no cell scanned twice (Redis would then report a member twice).
 func (s *Search) NearestFirst() bool {
-	if s.Shape.Box {
+	if s.Shape.Box || s.Shape.Polygon != nil {
 		return false
 	}
 	for i, a := range s.Cells {

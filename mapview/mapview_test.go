@@ -53,6 +53,11 @@ func TestHandlerRoutes(t *testing.T) {
 		{"GET", "/map/", 200, "text/html", `<script src="/map/map.js">`},
 		{"GET", "/map/map.js", 200, "text/javascript", "data-shard"},
 		{"GET", "/map/data.json", 200, "application/json", `"version":"grid-3x2`},
+		{"GET", "/map/vendor/leaflet.js", 200, "text/javascript", "Leaflet"},
+		{"GET", "/map/vendor/countries-50m.json", 200, "application/json", `"countries"`},
+		{"GET", "/map/density.json?step=12", 200, "application/json", `"step":12`},
+		{"GET", "/map/map.geojson", 200, "application/json", `"FeatureCollection"`},
+		{"GET", "/map/figures.csv", 200, "text/csv", "border,cell-0-0|cell-1-0"},
 		{"GET", "/map/other", 404, "", ""},
 		{"POST", "/map", 405, "", ""},
 	}

@@ -18,8 +18,29 @@ type DrawOptions struct {
 	Cost  string
 	Title string
 	// Pings, when given, are drawn as a grey density layer over the
-	// areas, so the picture shows where the borders run through.
+	// areas and under the borders, so the picture shows where the borders
+	// run through.
 	Pings []Ping
+	// Max is the cost drawn full red; 0: this map's costliest border.
+	// Pictures compared side by side share one Max (MaxCost), so a red
+	// border is as costly on each.
+	Max float64
+}
+
+// MaxCost is the costliest border of any of the reports, the Max that
+// puts their pictures on one colour scale.
+func MaxCost(metric string, reps ...*Report) float64 {
+	most := 0.0
+	for _, r := range reps {
+		for _, b := range r.Borders {
+			c := float64(b.Searches)
+			if metric == "handoffs" {
+				c = float64(b.Handoffs)
+			}
+			most = math.Max(most, c)
+		}
+	}
+	return most
 }
 
 // densityCell is the side of a density layer cell, in pixels.
@@ -34,6 +55,7 @@ func densityGrid(l *layout, pings []Ping) (counts []int, cols, most int) {
 	counts = make([]int, cols*rows)
 	for _, p := range pings {
 		x, y := l.xy([2]float64{p.Lon, p.Lat})
+		y -= float64(l.top)
 		i, j := int(x)/densityCell, int(y)/densityCell
 		if x < 0 || y < 0 || i >= cols || j >= rows {
 			continue
@@ -53,15 +75,13 @@ func densityAlpha(c, most int) float64 {
 	return 0.15 + 0.6*math.Sqrt(float64(c)/float64(most))
 }
 
-// legendHeight is the band under the map that holds the legend.
-const legendHeight = 120
-
 // layout projects lon/lat onto the picture: equirectangular, scaled by
 // the cosine of the middle latitude so that distances look right.
 type layout struct {
 	view          geo.Rect
 	scale, cos    float64
 	width, height int // the map part
+	top           int // where the map part starts
 }
 
 func newLayout(m *shard.Map, width int) (*layout, error) {
@@ -89,7 +109,19 @@ func newLayout(m *shard.Map, width int) (*layout, error) {
 }
 
 func (l *layout) xy(p [2]float64) (x, y float64) {
-	return (p[0] - l.view.MinLon) * l.cos * l.scale, (l.view.MaxLat - p[1]) * l.scale
+	return (p[0] - l.view.MinLon) * l.cos * l.scale, float64(l.top) + (l.view.MaxLat-p[1])*l.scale
+}
+
+// rings projects a polygon's rings.
+func (l *layout) rings(poly [][][2]float64) [][][2]float64 {
+	out := make([][][2]float64, len(poly))
+	for i, ring := range poly {
+		for _, p := range ring {
+			x, y := l.xy(p)
+			out[i] = append(out[i], [2]float64{x, y})
+		}
+	}
+	return out
 }
 
 // palette fills shard areas: light, distinct, and none of them the

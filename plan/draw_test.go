@@ -158,8 +158,13 @@ func TestDensityLayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Count in the map part only: the legend gains a density ramp.
+	l, err := newLayout(m, 400)
+	if err != nil {
+		t.Fatal(err)
+	}
 	darker := 0
-	for i := 0; i < len(plain.Pix); i += 4 {
+	for i := titleHeight * plain.Stride; i < (titleHeight+l.height)*plain.Stride; i += 4 {
 		if dense.Pix[i] < plain.Pix[i] {
 			darker++
 		}

@@ -11,9 +11,9 @@ import (
 	"geoshard/shard"
 )
 
-// WritePNG draws what WriteSVG draws, without the text: areas filled by
-// scanline, borders as thick lines coloured by cost, and the legend's
-// colour ramp and shard swatches.
+// WritePNG draws what WriteSVG draws, text included (Go fonts,
+// golang.org/x/image): areas filled by scanline, density cells, borders
+// as thick lines coloured by cost, labels, scale bar and legend.
 func WritePNG(w io.Writer, m *shard.Map, rep *Report, opt DrawOptions) error {
 	img, err := RenderImage(m, rep, opt)
 	if err != nil {
@@ -24,55 +24,28 @@ func WritePNG(w io.Writer, m *shard.Map, rep *Report, opt DrawOptions) error {
 
 // RenderImage rasterises the map as WritePNG encodes it.
 func RenderImage(m *shard.Map, rep *Report, opt DrawOptions) (*image.RGBA, error) {
-	l, err := newLayout(m, opt.Width)
+	s, err := buildScene(m, rep, opt)
 	if err != nil {
 		return nil, err
 	}
-	borders, most, err := borderCosts(m, rep, opt.Cost)
-	if err != nil {
-		return nil, err
-	}
-	img := image.NewRGBA(image.Rect(0, 0, l.width, l.height+legendHeight))
-	fillRect(img, img.Bounds(), color.RGBA{255, 255, 255, 255})
-	for id := 0; id < m.Len(); id++ {
-		for _, poly := range m.Areas(shard.ID(id)) {
-			fillPolygon(img, l, poly, shardFill(shard.ID(id)))
-		}
-	}
-	if len(opt.Pings) > 0 {
-		counts, cols, most := densityGrid(l, opt.Pings)
-		for k, c := range counts {
-			if a := densityAlpha(c, most); a > 0 {
-				x, y := k%cols*densityCell, k/cols*densityCell
-				darken(img, image.Rect(x, y, x+densityCell, y+densityCell), a)
+	img := image.NewRGBA(image.Rect(0, 0, s.w, s.h))
+	fonts := newFaces()
+	for i := range s.items {
+		sh := &s.items[i]
+		switch sh.kind {
+		case rectShape:
+			r := image.Rect(int(math.Round(sh.x0)), int(math.Round(sh.y0)), int(math.Round(sh.x1)), int(math.Round(sh.y1)))
+			if sh.alpha > 0 {
+				darken(img, r, sh.alpha)
+			} else {
+				fillRect(img, r, sh.colour)
 			}
-		}
-	}
-	for _, b := range borders {
-		t := 0.0
-		if most > 0 {
-			t = b.cost / most
-		}
-		c := color.RGBA{85, 85, 85, 255}
-		if rep != nil {
-			c = costColour(t)
-		}
-		for _, s := range b.Segments {
-			x0, y0 := l.xy(s.P)
-			x1, y1 := l.xy(s.Q)
-			thickLine(img, x0, y0, x1, y1, 1+3*t, c)
-		}
-	}
-	y := l.height + 30
-	for i := 0; i < 20; i++ {
-		fillRect(img, image.Rect(10+15*i, y, 25+15*i, y+12), costColour(float64(i)/19))
-	}
-	y += 30
-	x := 10
-	for id := 0; id < m.Len() && x+12 < l.width; id++ {
-		if _, ok := m.Bounds(shard.ID(id)); ok {
-			fillRect(img, image.Rect(x, y, x+12, y+12), shardFill(shard.ID(id)))
-			x += 20
+		case polyShape:
+			fillPolygon(img, sh.rings, sh.colour)
+		case lineShape:
+			thickLine(img, sh.x0, sh.y0, sh.x1, sh.y1, sh.width/2, sh.colour)
+		case textShape:
+			fonts.draw(img, sh)
 		}
 	}
 	return img, nil
@@ -90,14 +63,14 @@ func fillRect(img *image.RGBA, r image.Rectangle, c color.RGBA) {
 // fillPolygon fills a polygon with holes by the even-odd rule, sampling
 // each pixel at its centre: for each row, the crossings of every ring's
 // edges, sorted, bound the runs inside.
-func fillPolygon(img *image.RGBA, l *layout, rings [][][2]float64, c color.RGBA) {
+func fillPolygon(img *image.RGBA, rings [][][2]float64, c color.RGBA) {
 	type seg struct{ x0, y0, x1, y1 float64 }
 	var segs []seg
 	minY, maxY := math.Inf(1), math.Inf(-1)
 	for _, ring := range rings {
 		for i := 0; i+1 < len(ring); i++ {
-			x0, y0 := l.xy(ring[i])
-			x1, y1 := l.xy(ring[i+1])
+			x0, y0 := ring[i][0], ring[i][1]
+			x1, y1 := ring[i+1][0], ring[i+1][1]
 			if y0 == y1 {
 				continue
 			}

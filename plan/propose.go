@@ -23,6 +23,10 @@ type ProposeConfig struct {
 	// against searches crossing it (fan-out); both count as shares of
 	// their totals. 1 when 0.
 	PingWeight float64
+	// Shape is "rect" (or ""): rectangles from the bisection; or
+	// "follow": the rectangles' borders then move cell by cell into the
+	// quietest ground nearby (follow.go), giving rectilinear polygons.
+	Shape string
 }
 
 // maxProposeShards keeps the grid search small and the map readable.
@@ -30,6 +34,35 @@ const maxProposeShards = 256
 
 // maxGridCells bounds the density grid whatever the area and cell size.
 const maxGridCells = 4096
+
+// Limits of the options Propose accepts; outside them a map is either
+// meaningless (a tolerance of 1 or more lets a side hold nothing, which
+// puts every driver in one shard) or not a city-scale map any more.
+const (
+	minCellM  = 10
+	maxCellM  = 100_000
+	maxMargin = 50_000
+)
+
+// Check refuses options that cannot give a sensible map, before any work.
+func (cfg *ProposeConfig) Check() error {
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	switch {
+	case cfg.Shards < 1 || cfg.Shards > maxProposeShards:
+		return fmt.Errorf("propose: shards %d out of range 1..%d", cfg.Shards, maxProposeShards)
+	case !finite(cfg.CellM) || cfg.CellM < 0 || (cfg.CellM > 0 && cfg.CellM < minCellM) || cfg.CellM > maxCellM:
+		return fmt.Errorf("propose: cell %v m out of range %d..%d", cfg.CellM, minCellM, maxCellM)
+	case !finite(cfg.Margin) || cfg.Margin < 0 || cfg.Margin > maxMargin:
+		return fmt.Errorf("propose: margin %v m out of range 0..%d", cfg.Margin, maxMargin)
+	case !finite(cfg.Tolerance) || cfg.Tolerance < 0 || cfg.Tolerance >= 1:
+		return fmt.Errorf("propose: tolerance %v out of range (0, 1): at 1 or more a side of a cut may hold no drivers at all", cfg.Tolerance)
+	case !finite(cfg.PingWeight) || cfg.PingWeight < 0:
+		return fmt.Errorf("propose: ping weight %v is not a number >= 0", cfg.PingWeight)
+	case cfg.Shape != "" && cfg.Shape != "rect" && cfg.Shape != "follow":
+		return fmt.Errorf("propose: shape %q: want rect or follow", cfg.Shape)
+	}
+	return nil
+}
 
 // Propose splits an area into cfg.Shards rectangles by recursive
 // bisection of a density grid of the workload: each cut runs along the
@@ -41,8 +74,30 @@ const maxGridCells = 4096
 // the map loaded from it; what lies outside the area falls to the
 // catch-all.
 func Propose(w *Workload, cfg ProposeConfig) (*shard.Map, []byte, error) {
-	if cfg.Shards < 1 || cfg.Shards > maxProposeShards {
-		return nil, nil, fmt.Errorf("propose: shards %d out of range 1..%d", cfg.Shards, maxProposeShards)
+	g, leaves, err := proposeLeaves(w, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	data := g.geoJSON(leaves, g.cfg.Margin)
+	if cfg.Shape == "follow" {
+		owner := g.cellOwners(leaves)
+		g.follow(owner, leaves)
+		if data, err = g.cellsGeoJSON(owner, len(leaves), g.cfg.Margin); err != nil {
+			return nil, nil, fmt.Errorf("propose: %w", err)
+		}
+	}
+	m, err := shard.LoadMap(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("propose: the proposed map does not load: %w", err)
+	}
+	return m, data, nil
+}
+
+// proposeLeaves checks the options, fills in defaults and bisects the
+// density grid into cfg.Shards blocks.
+func proposeLeaves(w *Workload, cfg ProposeConfig) (*grid, []cellRect, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, nil, err
 	}
 	if len(w.Pings) == 0 && len(w.Searches) == 0 {
 		return nil, nil, errors.New("propose: empty workload")
@@ -68,12 +123,7 @@ func Propose(w *Workload, cfg ProposeConfig) (*shard.Map, []byte, error) {
 	}
 	var leaves []cellRect
 	g.bisect(cellRect{0, 0, g.nx, g.ny}, cfg.Shards, &leaves)
-	data := g.geoJSON(leaves, cfg.Margin)
-	m, err := shard.LoadMap(data)
-	if err != nil {
-		return nil, nil, fmt.Errorf("propose: the proposed map does not load: %w", err)
-	}
-	return m, data, nil
+	return g, leaves, nil
 }
 
 // workloadBounds is the extent of the pings and search centres, padded so

@@ -62,7 +62,7 @@ func TestReplayCounts(t *testing.T) {
 	if err := WriteSummary(&out, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"cell-0-0 | cell-1-0", "33.33%", "fan-out %"} {
+	for _, want := range []string{"cell-0-0|cell-1-0", "33.33%", "fan-out %"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}

@@ -148,7 +148,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "border\tsearches\t% of searches\thandoffs\thandoffs/h\tflaps suppressed\t")
 	for _, br := range r.Borders {
-		fmt.Fprintf(tw, "%s | %s\t%d\t%.2f%%\t%d\t%.0f\t%d\t\n", br.NameA, br.NameB, br.Searches,
+		fmt.Fprintf(tw, "%s|%s\t%d\t%.2f%%\t%d\t%.0f\t%d\t\n", br.NameA, br.NameB, br.Searches,
 			100*ratio(float64(br.Searches), float64(r.Searches)), br.Handoffs, r.PerHour(br.Handoffs), br.Flaps)
 	}
 	tw.Flush()

@@ -12,8 +12,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"geoshard/geo"
 )
@@ -26,11 +28,29 @@ type Ping struct {
 }
 
 // Search is one rider's search: GEOSEARCH <key> FROMLONLAT lon lat
-// BYRADIUS radius m ... at time T.
+// BYRADIUS radius m ASC [COUNT n] at time T.
 type Search struct {
 	T        float64
 	Lon, Lat float64
 	RadiusM  float64
+	// Count is the search's COUNT: 0 means DefaultCount, as a pickup
+	// search asks for the nearest ten; negative means no COUNT (every
+	// driver in the radius).
+	Count int
+}
+
+// DefaultCount is the COUNT of a search whose file has no count column.
+const DefaultCount = 10
+
+// Limit returns the COUNT the search sends, 0 for none.
+func (s *Search) Limit() int {
+	switch {
+	case s.Count == 0:
+		return DefaultCount
+	case s.Count < 0:
+		return 0
+	}
+	return s.Count
 }
 
 // Workload is what the planner replays.
@@ -43,6 +63,8 @@ type Workload struct {
 const (
 	PingHeader   = "time,id,lon,lat"
 	SearchHeader = "time,lon,lat,radius_m"
+	// SearchCountHeader adds each search's COUNT; 0 or empty: no COUNT.
+	SearchCountHeader = "time,lon,lat,radius_m,count"
 )
 
 // Span returns the seconds between the first and the last event, at
@@ -65,8 +87,8 @@ func (w *Workload) Span() float64 {
 // one ping per line. Errors name the line.
 func ReadPings(r io.Reader) ([]Ping, error) {
 	var out []Ping
-	err := readCSV(r, PingHeader, 4, func(line int, f []string) error {
-		t, err := parseNum(f[0], "time")
+	err := readCSV(r, []string{PingHeader}, func(line int, f []string) error {
+		t, err := parseTime(f[0])
 		if err != nil {
 			return err
 		}
@@ -84,11 +106,12 @@ func ReadPings(r io.Reader) ([]Ping, error) {
 }
 
 // ReadSearches parses a searches CSV: the header line
-// "time,lon,lat,radius_m", then one search per line.
+// "time,lon,lat,radius_m" (every search with COUNT 10) or
+// "time,lon,lat,radius_m,count", then one search per line.
 func ReadSearches(r io.Reader) ([]Search, error) {
 	var out []Search
-	err := readCSV(r, SearchHeader, 4, func(line int, f []string) error {
-		t, err := parseNum(f[0], "time")
+	err := readCSV(r, []string{SearchHeader, SearchCountHeader}, func(line int, f []string) error {
+		t, err := parseTime(f[0])
 		if err != nil {
 			return err
 		}
@@ -103,14 +126,20 @@ func ReadSearches(r io.Reader) ([]Search, error) {
 		if rad < 0 {
 			return fmt.Errorf("radius_m %v is negative", rad)
 		}
-		out = append(out, Search{T: t, Lon: lon, Lat: lat, RadiusM: rad})
+		n := 0
+		if len(f) == 5 {
+			if n, err = parseCount(f[4]); err != nil {
+				return err
+			}
+		}
+		out = append(out, Search{T: t, Lon: lon, Lat: lat, RadiusM: rad, Count: n})
 		return nil
 	})
 	return out, err
 }
 
-// ReadWorkload reads a pings file and a searches file; either path may be
-// empty.
+// ReadWorkload reads a pings file and a searches file (either path may
+// be empty) and orders each by time, stably.
 func ReadWorkload(pingsPath, searchesPath string) (*Workload, error) {
 	w := &Workload{}
 	if pingsPath != "" {
@@ -135,19 +164,23 @@ func ReadWorkload(pingsPath, searchesPath string) (*Workload, error) {
 			return nil, fmt.Errorf("%s: %w", searchesPath, err)
 		}
 	}
+	sortWorkload(w)
 	return w, nil
 }
 
-func readCSV(r io.Reader, header string, fields int, row func(int, []string) error) error {
+// readCSV reads a file that starts with one of headers; each row must
+// have as many fields as the header it starts with.
+func readCSV(r io.Reader, headers []string, row func(int, []string) error) error {
 	cr := csv.NewReader(bufio.NewReader(r))
 	cr.FieldsPerRecord = -1 // counted below, after the header check
 	cr.ReuseRecord = true
 	first := true
+	header, fields := "", 0
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			if first {
-				return fmt.Errorf("empty file, want the header %q", header)
+				return fmt.Errorf("empty file, want the header %q", headers[0])
 			}
 			return nil
 		}
@@ -157,9 +190,11 @@ func readCSV(r io.Reader, header string, fields int, row func(int, []string) err
 		}
 		if first {
 			first = false
-			if got := strings.TrimPrefix(strings.Join(rec, ","), "\ufeff"); got != header {
-				return fmt.Errorf("line 1: header %q, want %q", got, header)
+			got := strings.TrimPrefix(strings.Join(rec, ","), "\ufeff")
+			if !slices.Contains(headers, got) {
+				return fmt.Errorf("line 1: header %q, want %q", got, strings.Join(headers, `" or "`))
 			}
+			header, fields = got, len(rec)
 			continue
 		}
 		if len(rec) != fields {
@@ -177,6 +212,34 @@ func parseNum(s, what string) (float64, error) {
 		return 0, fmt.Errorf("%s %q is not a finite number", what, s)
 	}
 	return v, nil
+}
+
+// parseTime reads seconds from any epoch, or an RFC 3339 timestamp
+// (2026-12-01T15:04:05.5Z), which it turns into Unix seconds.
+func parseTime(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if v, err := parseNum(s, "time"); err == nil {
+		return v, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return 0, fmt.Errorf("time %q is neither seconds nor an RFC 3339 timestamp (2006-01-02T15:04:05Z)", s)
+	}
+	return float64(t.UnixNano()) / 1e9, nil
+}
+
+// parseCount reads a COUNT column: a positive whole number, or 0 or
+// empty for a search without COUNT.
+func parseCount(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "0" {
+		return -1, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("count %q is not a whole number >= 0", s)
+	}
+	return n, nil
 }
 
 func parsePos(slon, slat string) (lon, lat float64, err error) {
@@ -205,9 +268,9 @@ func WritePings(w io.Writer, pings []Ping) error {
 // WriteSearches writes searches in the CSV format ReadSearches reads.
 func WriteSearches(w io.Writer, searches []Search) error {
 	bw := bufio.NewWriter(w)
-	bw.WriteString(SearchHeader + "\n")
+	bw.WriteString(SearchCountHeader + "\n")
 	for _, s := range searches {
-		fmt.Fprintf(bw, "%s,%s,%s,%s\n", fnum(s.T), fnum(s.Lon), fnum(s.Lat), fnum(s.RadiusM))
+		fmt.Fprintf(bw, "%s,%s,%s,%s,%d\n", fnum(s.T), fnum(s.Lon), fnum(s.Lat), fnum(s.RadiusM), s.Limit())
 	}
 	return bw.Flush()
 }

@@ -9,7 +9,8 @@ import (
 
 func TestWorkloadRoundTrip(t *testing.T) {
 	pings := []Ping{{T: 0, ID: "driver:1", Lon: 4.9, Lat: 52.37}, {T: 4.25, ID: `d,"2"`, Lon: -0.5, Lat: -12.125}}
-	searches := []Search{{T: 1.5, Lon: 4.9, Lat: 52.37, RadiusM: 2000}}
+	searches := []Search{{T: 1.5, Lon: 4.9, Lat: 52.37, RadiusM: 2000, Count: 10},
+		{T: 2, Lon: 4.9, Lat: 52.37, RadiusM: 500, Count: -1}, {T: 3, Lon: 5, Lat: 52, RadiusM: 500, Count: 3}}
 	var pb, sb bytes.Buffer
 	if err := WritePings(&pb, pings); err != nil {
 		t.Fatal(err)
@@ -17,7 +18,7 @@ func TestWorkloadRoundTrip(t *testing.T) {
 	if err := WriteSearches(&sb, searches); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(pb.String(), PingHeader+"\n") || !strings.HasPrefix(sb.String(), SearchHeader+"\n") {
+	if !strings.HasPrefix(pb.String(), PingHeader+"\n") || !strings.HasPrefix(sb.String(), SearchCountHeader+"\n") {
 		t.Fatalf("headers: %q / %q", pb.String(), sb.String())
 	}
 	gp, err := ReadPings(&pb)
@@ -43,6 +44,10 @@ func TestReadErrors(t *testing.T) {
 		{"empty id", "time,id,lon,lat\n1,,2,3\n", "", "empty id"},
 		{"negative radius", "", "time,lon,lat,radius_m\n1,2,3,-5\n", "negative"},
 		{"search header", "", "time,lon,lat,radius\n", "header"},
+		{"bad count", "", "time,lon,lat,radius_m,count\n1,2,3,5,-1\n", "count"},
+		{"fraction count", "", "time,lon,lat,radius_m,count\n1,2,3,5,1.5\n", "count"},
+		{"count on a 4-field file", "", "time,lon,lat,radius_m\n1,2,3,5,7\n", "5 fields, want 4"},
+		{"bad timestamp", "time,id,lon,lat\n2026-13-01T00:00:00Z,a,2,3\n", "", "RFC 3339"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -102,4 +107,34 @@ func nearAny(list []float64, v, tol float64) bool {
 		}
 	}
 	return false
+}
+
+// TestReadTimesAndCounts: ISO 8601 (RFC 3339) times read as Unix seconds,
+// and the count column as each search's COUNT.
+func TestReadTimesAndCounts(t *testing.T) {
+	pings, err := ReadPings(strings.NewReader("time,id,lon,lat\n2026-12-01T15:00:00Z,a,2,3\n2026-12-01T16:00:00.5+01:00,b,2,3\n1796137200,c,2,3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []float64{1796137200, 1796137200.5, 1796137200}; pings[0].T != want[0] || pings[1].T != want[1] || pings[2].T != want[2] {
+		t.Errorf("times %v %v %v, want %v", pings[0].T, pings[1].T, pings[2].T, want)
+	}
+	cases := []struct {
+		file  string
+		limit []int
+	}{
+		{"time,lon,lat,radius_m\n1,2,3,5\n", []int{10}},
+		{"time,lon,lat,radius_m,count\n1,2,3,5,0\n1,2,3,5,\n1,2,3,5,25\n", []int{0, 0, 25}},
+	}
+	for _, c := range cases {
+		s, err := ReadSearches(strings.NewReader(c.file))
+		if err != nil || len(s) != len(c.limit) {
+			t.Fatalf("%q: %v %v", c.file, s, err)
+		}
+		for i := range s {
+			if s[i].Limit() != c.limit[i] {
+				t.Errorf("%q row %d: COUNT %d, want %d", c.file, i, s[i].Limit(), c.limit[i])
+			}
+		}
+	}
 }

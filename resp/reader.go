@@ -1,5 +1,8 @@
-// Package resp reads Redis protocol requests and writes replies in RESP2 or
-// RESP3, with Redis's own limits and protocol error texts.
+// Package resp is the Redis protocol. The server side reads requests
+// (reader.go; inline lines split as sdssplitargs does, splitargs.go) and
+// writes replies in RESP2 or RESP3 (writer.go), with Redis's own limits and
+// protocol error texts. The client side, for the tools and tests that talk
+// to a server, reads replies byte-exact and decodes them (reply*.go).
 package resp
 
 import (

@@ -14,81 +14,97 @@ func SplitArgs(line []byte) ([][]byte, bool) {
 		if i >= len(line) {
 			return words, true
 		}
-		var cur []byte
-		inDQ, inSQ := false, false
-		for done := false; !done; {
-			if inDQ {
-				if i >= len(line) {
-					return nil, false
-				}
-				switch c := line[i]; {
-				case c == '\\' && i+3 < len(line) && line[i+1] == 'x' && isHex(line[i+2]) && isHex(line[i+3]):
-					cur = append(cur, hexVal(line[i+2])<<4|hexVal(line[i+3]))
-					i += 3
-				case c == '\\' && i+1 < len(line):
-					i++
-					switch line[i] {
-					case 'n':
-						cur = append(cur, '\n')
-					case 'r':
-						cur = append(cur, '\r')
-					case 't':
-						cur = append(cur, '\t')
-					case 'b':
-						cur = append(cur, '\b')
-					case 'a':
-						cur = append(cur, '\a')
-					default:
-						cur = append(cur, line[i])
-					}
-				case c == '"':
-					if i+1 < len(line) && !isSpace(line[i+1]) {
-						return nil, false
-					}
-					done = true
-				default:
-					cur = append(cur, c)
-				}
-			} else if inSQ {
-				if i >= len(line) {
-					return nil, false
-				}
-				switch c := line[i]; {
-				case c == '\\' && i+1 < len(line) && line[i+1] == '\'':
-					i++
-					cur = append(cur, '\'')
-				case c == '\'':
-					if i+1 < len(line) && !isSpace(line[i+1]) {
-						return nil, false
-					}
-					done = true
-				default:
-					cur = append(cur, c)
-				}
-			} else {
-				if i >= len(line) {
-					break
-				}
-				switch c := line[i]; c {
-				case ' ', '\n', '\r', '\t', 0:
-					done = true
-				case '"':
-					inDQ = true
-				case '\'':
-					inSQ = true
-				default:
-					cur = append(cur, c)
-				}
-			}
-			if i < len(line) {
-				i++
-			}
+		word, next, ok := splitWord(line, i)
+		if !ok {
+			return nil, false
 		}
-		if cur == nil {
-			cur = []byte{}
+		if word == nil {
+			word = []byte{} // "" is a word
 		}
-		words = append(words, cur)
+		words = append(words, word)
+		i = next
 	}
+}
+
+// splitWord reads the word that starts at line[i]: bytes up to a blank
+// (or NUL), with a quoted part spliced in where a quote opens; the
+// closing quote ends the word. It returns where the next word may start.
+func splitWord(line []byte, i int) (word []byte, next int, ok bool) {
+	for ; i < len(line); i++ {
+		switch c := line[i]; c {
+		case ' ', '\n', '\r', '\t', 0:
+			return word, i + 1, true
+		case '"':
+			return doubleQuoted(line, i+1, word)
+		case '\'':
+			return singleQuoted(line, i+1, word)
+		default:
+			word = append(word, c)
+		}
+	}
+	return word, i, true
+}
+
+// doubleQuoted appends a "double quoted" part, from just past its opening
+// quote, with its escapes decoded.
+func doubleQuoted(line []byte, i int, word []byte) ([]byte, int, bool) {
+	for ; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '\\' && i+3 < len(line) && line[i+1] == 'x' && isHex(line[i+2]) && isHex(line[i+3]):
+			word = append(word, hexVal(line[i+2])<<4|hexVal(line[i+3]))
+			i += 3
+		case c == '\\' && i+1 < len(line):
+			i++
+			word = append(word, unescape(line[i]))
+		case c == '"':
+			return closeQuote(line, i, word)
+		default:
+			word = append(word, c)
+		}
+	}
+	return nil, 0, false // unterminated
+}
+
+// singleQuoted appends a 'single quoted' part, where only \' is an escape.
+func singleQuoted(line []byte, i int, word []byte) ([]byte, int, bool) {
+	for ; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '\\' && i+1 < len(line) && line[i+1] == '\'':
+			i++
+			word = append(word, '\'')
+		case c == '\'':
+			return closeQuote(line, i, word)
+		default:
+			word = append(word, c)
+		}
+	}
+	return nil, 0, false // unterminated
+}
+
+// closeQuote ends a word at the closing quote line[i], which must be
+// followed by a blank or the end of the line.
+func closeQuote(line []byte, i int, word []byte) ([]byte, int, bool) {
+	if i+1 < len(line) && !isSpace(line[i+1]) {
+		return nil, 0, false
+	}
+	return word, i + 1, true
+}
+
+// unescape decodes the byte after a backslash in double quotes.
+func unescape(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	case 'b':
+		return '\b'
+	case 'a':
+		return '\a'
+	}
+	return c
 }
 
 func isSpace(c byte) bool {

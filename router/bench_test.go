@@ -2,8 +2,10 @@ package router
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
+	"sync/atomic"
 	"testing"
 
 	"geoshard/geo"
@@ -144,6 +146,101 @@ func BenchmarkRebuilt(b *testing.B) {
 	for b.Loop() {
 		if _, err := r.Rebuilt(split); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkUpdateParallel moves drivers 2-50 m at a time from every
+// processor at once, in a metro held by one shard and by four: compare
+// -cpu 1,2 for how updates scale with cores.
+func BenchmarkUpdateParallel(b *testing.B) {
+	maps := []struct {
+		name string
+		m    *shard.Map
+	}{
+		{"one-shard", shard.GridMap(3.0, 50.5, 7.0, 53.5, 1, 1, 200)},
+		{"four-shards", shard.GridMap(3.0, 50.5, 7.0, 53.5, 2, 2, 200)},
+	}
+	const n = 200_000
+	for _, mc := range maps {
+		b.Run(mc.name, func(b *testing.B) {
+			r := New(Config{Regions: mc.m})
+			rng := rand.New(rand.NewPCG(3, 4))
+			cities := [][2]float64{{4.90, 52.37}, {4.48, 51.92}, {4.30, 52.07}, {5.12, 52.09}, {5.47, 51.44}}
+			names := make([]string, n)
+			pos := make([][2]float64, n)
+			for i := range n {
+				c := cities[rng.IntN(len(cities))]
+				names[i] = fmt.Sprintf("driver:%d", i)
+				pos[i] = [2]float64{c[0] + rng.NormFloat64()*0.05, c[1] + rng.NormFloat64()*0.03}
+				r.Add(drivers, names[i], geo.Encode(pos[i][0], pos[i][1]), AddFlags{})
+			}
+			var next atomic.Int64
+			stride := runtime.GOMAXPROCS(0)
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				// Each goroutine moves its own drivers, so pos needs no lock.
+				id := int(next.Add(1)-1) % stride
+				rng := rand.New(rand.NewPCG(uint64(id), 7))
+				i := id
+				for pb.Next() {
+					p := &pos[i]
+					step := (2 + rng.Float64()*48) / 111_000 // degrees, about 2-50 m
+					angle := rng.Float64() * 2 * math.Pi
+					p[0] += step * math.Cos(angle) * 1.6
+					p[1] += step * math.Sin(angle)
+					r.Add(drivers, names[i], geo.Encode(p[0], p[1]), AddFlags{})
+					if i += stride; i >= n {
+						i = id
+					}
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkFineMap is issue 11's table in process: the same searches of
+// the same key on the embedded map and on generated maps of 1,520 and
+// 10,000 areas over Europe; fine/default is the ratio the issue sets at
+// >= 0.5. The 3-member key is the issue's; the 10,000-member key is
+// searched by area.
+func BenchmarkFineMap(b *testing.B) {
+	maps := []struct {
+		name string
+		m    *shard.Map
+	}{
+		{"default", shard.DefaultMap()},
+		{"areas=1520", shard.GridMap(-10, 35, 30, 60, 40, 38, 200)},
+		{"areas=10000", shard.GridMap(-10, 35, 30, 60, 100, 100, 200)},
+	}
+	shapes := []struct {
+		name  string
+		shape geo.Shape
+	}{
+		{"r=2km", geo.Shape{Radius: 2, Unit: 1000}},
+		{"r=50km", geo.Shape{Radius: 50, Unit: 1000}},
+		{"r=500km", geo.Shape{Radius: 500, Unit: 1000}},
+		{"r=5000km", geo.Shape{Radius: 5000, Unit: 1000}},
+		{"world-box", geo.Shape{Box: true, Width: 40000, Height: 20000, Unit: 1000}},
+	}
+	for _, members := range []int{3, 10_000} {
+		for _, mp := range maps {
+			r := New(Config{Regions: mp.m})
+			rng := rand.New(rand.NewPCG(3, 4))
+			for i := range members {
+				lon, lat := 4.89, 52.37
+				if i > 0 {
+					lon, lat = -10+rng.Float64()*40, 35+rng.Float64()*25
+				}
+				r.Add(drivers, fmt.Sprint(i), geo.Encode(lon, lat), AddFlags{})
+			}
+			for _, sh := range shapes {
+				b.Run(fmt.Sprintf("members=%d/%s/%s", members, sh.name, mp.name), func(b *testing.B) {
+					for b.Loop() {
+						r.Search(drivers, geo.NewSearch(4.9, 52.37, sh.shape), 0)
+					}
+				})
+			}
 		}
 	}
 }

@@ -25,21 +25,20 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 	if g == nil && r.cl == nil {
 		return Result{}, true
 	}
-	if !q.NearestFirst() || n > maxNearest {
+	if !q.NearestFirst() || n > maxNearest || r.moving() != nil {
+		// While a reload moves members, the walk's shortcuts (the
+		// centre's shard first) do not hold: the full search serves.
 		return Result{}, false
 	}
-	ids := r.touching(q)
+	ids := r.asked(g, q)
 	cut := r.minStamp(g, now())
 	// Each shard gives its n+1 nearest: enough to see whether the n-th
 	// and the next are tied.
 	var partial atomic.Bool
-	ask := func(ctx context.Context, id shard.ID) ([]shard.Hit, error) {
-		var (
-			hits     []shard.Hit
-			complete bool
-		)
+	ask := func(ctx context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error) {
+		complete := true
 		local := func(s *shard.Shard) error {
-			hits, complete = s.Nearest(k, q, cut, n+1, nil)
+			dst, complete = s.Nearest(k, q, cut, n+1, dst)
 			return nil
 		}
 		var err error
@@ -47,14 +46,16 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 			local(r.shards[id])
 		} else {
 			err = r.onShard(ctx, id, local, func(ctx context.Context, p Peer) (err error) {
+				var hits []shard.Hit
 				hits, complete, err = p.Nearest(ctx, id, k, q, cut, n+1)
+				dst = append(dst, hits...)
 				return err
 			})
 		}
 		if err == nil && !complete {
 			partial.Store(true)
 		}
-		return hits, err
+		return dst, err
 	}
 	if r.cl == nil && len(ids) > 1 {
 		var exact bool
@@ -65,10 +66,10 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 	if len(ids) == 1 && r.local(ids[0]) {
 		r.stats.Shards[ids[0]].Searches.Add(1)
 		r.wait(ids[0])
-		hits, _ := ask(context.Background(), ids[0])
+		hits, _ := ask(context.Background(), ids[0], nil)
 		res = Result{Hits: hits, Shards: 1}
 	} else if len(ids) > 0 {
-		res = r.fanOut(k, ids, ask)
+		res = r.fanOut(ids, ask)
 		before := len(res.Hits)
 		if res.Hits = dedupe(res.Hits); len(res.Hits) < before && partial.Load() {
 			// A stale copy took the place of a hit the walk did not reach.
@@ -126,20 +127,18 @@ func (r *Router) nearFirst(k shard.Key, q *geo.Search, ids []shard.ID, n int, cu
 	if len(rest) == 0 {
 		return nil, true
 	}
-	ask := func(_ context.Context, id shard.ID) ([]shard.Hit, error) {
-		more, _ := r.shards[id].NearestWithin(k, q, cut, n+1, hits[n].Dist, nil)
-		return more, nil
+	ask := func(_ context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error) {
+		dst, _ = r.shards[id].NearestWithin(k, q, cut, n+1, hits[n].Dist, dst)
+		return dst, nil
 	}
-	var others Result
-	if len(rest) == 1 && r.hooks.delay[rest[0]].Load() == 0 {
-		// One more local shard, asked for little: no goroutine.
-		r.stats.Shards[rest[0]].Searches.Add(1)
-		r.stats.Border(first, rest[0]).Searches.Add(1)
-		others.Hits, _ = ask(nil, rest[0])
-		others.Shards = 1
-	} else {
-		others = r.fanOut(k, rest, ask)
+	// The first shard was counted above: count the borders it shares
+	// with the rest as the fan-out does among those.
+	for _, id := range rest {
+		if b, ok := r.regions.Border(first, id); ok {
+			r.stats.borders[b].Searches.Add(1)
+		}
 	}
+	others := r.fanOut(rest, ask)
 	all := append(res.Hits, others.Hits...)
 	res.Hits = dedupe(all)
 	res.Shards += others.Shards

@@ -2,7 +2,11 @@ package router
 
 import (
 	"errors"
+	"fmt"
 	"maps"
+	"math"
+	"sync/atomic"
+	"time"
 
 	"geoshard/shard"
 )
@@ -10,10 +14,10 @@ import (
 // Rebuilt returns a router on a new region map that holds every live
 // member of this one, each in its new shard with its score and write
 // timestamp, and the same settings and per-key position TTLs; counters
-// start again, since they describe the old shards. The caller keeps every
-// command out while it runs: seconds per million members
-// (BenchmarkRebuilt). In cluster mode the map comes from etcd and cannot
-// be swapped under one node.
+// start again, since they describe the old shards. It copies every
+// member before it returns (seconds per million, BenchmarkRebuilt);
+// Reload is what a live server uses. In cluster mode the map comes from
+// etcd and cannot be swapped under one node.
 func (r *Router) Rebuilt(m *shard.Map) (*Router, error) {
 	if r.cl != nil {
 		return nil, errors.New("cluster mode: the region map is the cluster's, not one node's")
@@ -33,6 +37,167 @@ func (r *Router) Rebuilt(m *shard.Map) (*Router, error) {
 		}
 	}
 	return nr, nil
+}
+
+// move is a region map reload in progress: the members still in the
+// previous map's shards, which keep their IDs (see shard.Map.Placed).
+type move struct {
+	prev   *shard.Map // the previous map, its own IDs those of its shards here
+	total  int64      // members to move when it began
+	moved  atomic.Int64
+	done   atomic.Bool
+	cancel atomic.Bool // the router was replaced or dropped
+}
+
+// ErrMoving refuses a reload while the previous one is still moving
+// members.
+var ErrMoving = errors.New("a region map reload is still moving members; try again when INFO shards shows region_map_move:done")
+
+// Reload returns a router on map m that takes over this one's members
+// where they are, in O(keys + shards) time: the previous map's shards
+// stay, under their IDs, next to the new map's, and MoveMembers moves
+// every member to its new shard in the background (a write moves its
+// member at once). Until then searches ask both maps' shards. This
+// router must not be used afterwards. A reload while a move is still
+// running is refused (ErrMoving).
+func (r *Router) Reload(m *shard.Map) (*Router, error) {
+	if r.cl != nil {
+		return nil, errors.New("cluster mode: the region map is the cluster's, not one node's")
+	}
+	if mv := r.move; mv != nil && !mv.done.Load() {
+		return nil, fmt.Errorf("%w (%d of %d moved)", ErrMoving, mv.moved.Load(), mv.total)
+	}
+	cur := r.regions
+	curOff, curN := cur.Own()
+	// The new map goes below the current one if it fits, else above it,
+	// so that IDs alternate between two ranges and never run out.
+	off := 0
+	if m.Len() > curOff {
+		off = curOff + curN
+	}
+	total := max(off+m.Len(), curOff+curN)
+	pm, err := m.Placed(off, total, func(id shard.ID) string {
+		if int(id) >= curOff && int(id) < curOff+curN {
+			return "old:" + cur.Name(id)
+		}
+		return fmt.Sprintf("unused:%d", id)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("placing the new map next to the old one: %w", err)
+	}
+	nr := New(Config{Regions: pm, PositionTTL: r.PositionTTL(), FanoutTimeout: r.FanoutTimeout(), Logger: r.log})
+	copy(nr.shards[curOff:curOff+curN], r.shards[curOff:curOff+curN])
+	nr.seed = r.seed // the stripes of the keys taken over hash with it
+	nr.lastStamp.Store(r.lastStamp.Load())
+	r.mu.Lock()
+	nr.keys, nr.keyTTL = r.keys, r.keyTTL
+	r.keys, r.keyTTL = map[shard.Key]*geoKey{}, map[shard.Key]time.Duration{}
+	r.mu.Unlock()
+	mv := &move{prev: cur}
+	for _, g := range nr.keys {
+		mv.total += g.entries.Load()
+	}
+	nr.move = mv
+	if r.move != nil {
+		r.move.cancel.Store(true)
+	}
+	return nr, nil
+}
+
+// moveChunk is how many members MoveMembers moves per stripe lock: a
+// write to one of them waits for no more than that.
+const moveChunk = 256
+
+// MoveMembers moves every member still in a previous map's shard to its
+// shard on the current map, keeping its score and write time, stripe by
+// stripe and a chunk at a time, so that no command waits long. It returns
+// when all have moved; a router without a move returns at once.
+func (r *Router) MoveMembers() {
+	mv := r.move
+	if mv == nil || mv.done.Load() {
+		return
+	}
+	first, n := mv.prev.Own()
+	old := func(id shard.ID) bool { return int(id) >= first && int(id) < first+n }
+	r.mu.RLock()
+	keys := make([]shard.Key, 0, len(r.keys))
+	for k := range r.keys {
+		keys = append(keys, k)
+	}
+	r.mu.RUnlock()
+	var names []string
+	for _, k := range keys {
+		g := r.key(k, false)
+		if g == nil {
+			continue
+		}
+		for i := range g.stripes {
+			if mv.cancel.Load() {
+				return
+			}
+			st := &g.stripes[i]
+			st.mu.Lock()
+			names = names[:0]
+			for member, s := range st.owner {
+				if old(s.shard) {
+					names = append(names, member)
+				}
+			}
+			st.mu.Unlock()
+			for len(names) > 0 {
+				chunk := names[:min(moveChunk, len(names))]
+				names = names[len(chunk):]
+				st.mu.Lock()
+				if !g.dead {
+					for _, member := range chunk {
+						r.moveOne(k, st, member, old)
+					}
+				}
+				st.mu.Unlock()
+				mv.moved.Add(int64(len(chunk)))
+			}
+		}
+	}
+	mv.done.Store(true)
+}
+
+// moveOne moves one member, its stripe locked, unless a write moved it
+// first: the new copy goes in before the old one goes, as in a handoff,
+// and a search seeing both keeps one.
+func (r *Router) moveOne(k shard.Key, st *stripe, member string, old func(shard.ID) bool) {
+	cur, ok := st.owner[member]
+	if !ok || !old(cur.shard) {
+		return
+	}
+	e, ok := r.shards[cur.shard].Get(k, member)
+	if !ok {
+		// The copy is gone (the position TTL reclaimed it): a new one
+		// from the owner table would bring it back.
+		return
+	}
+	to := r.regions.Locate(e.Lon, e.Lat)
+	r.shards[to].Put(k, e)
+	r.shards[cur.shard].Delete(k, member, math.MaxInt64)
+	cur.shard = to
+	st.owner[member] = cur
+}
+
+// Moving reports a reload's move: whether one is running, and how many
+// members moved of how many. ok is false when the router never reloaded.
+func (r *Router) Moving() (running bool, moved, total int64, ok bool) {
+	mv := r.move
+	if mv == nil {
+		return false, 0, 0, false
+	}
+	return !mv.done.Load(), mv.moved.Load(), mv.total, true
+}
+
+// moving returns the previous map while members are still moving off it.
+func (r *Router) moving() *shard.Map {
+	if mv := r.move; mv != nil && !mv.done.Load() {
+		return mv.prev
+	}
+	return nil
 }
 
 // ShardMembersTotal is the sum of ShardMembers: every copy in every shard.

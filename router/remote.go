@@ -100,6 +100,9 @@ type remoteState struct {
 	errors  atomic.Int64
 	logMu   sync.Mutex
 	lastLog time.Time
+
+	inflightMu sync.Mutex
+	inflight   map[memberRef]chan struct{} // members with a write out (hold)
 }
 
 // SetRemote switches the router to cluster mode; cluster calls it before

@@ -5,6 +5,7 @@ package router
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -52,14 +53,31 @@ func (r *Router) findMember(k shard.Key, member string, cut int64) (slot, bool) 
 	return best, found
 }
 
+// TryAdd is Add that says when the write could not be placed: in cluster
+// mode the shard's node may be down or not answering, and the client must
+// hear so instead of being told the position is stored.
+func (r *Router) TryAdd(k shard.Key, member string, score float64, f AddFlags) (added, changed bool, err error) {
+	if r.cl == nil {
+		added, changed = r.Add(k, member, score, f)
+		return added, changed, nil
+	}
+	return r.addCluster(k, member, score, f)
+}
+
 // addCluster is Add when members may live on other nodes: the current
 // copy comes from the cache, or from every shard when the cache has none.
-func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlags) (added, changed bool) {
+// It fails, changing nothing, when the new copy cannot be stored. No lock
+// others need is held across its remote calls: only this member's
+// other writes through this node wait for it (hold).
+func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlags) (added, changed bool, err error) {
+	release := r.hold(k, member)
+	defer release()
 	g, st := r.lockMember(k, member, true)
-	defer st.mu.Unlock()
 	stamp := r.stamp()
 	cut := r.minStamp(g, stamp)
 	cur, exists := st.owner[member]
+	big := g.big.Load()
+	st.mu.Unlock()
 	if !exists || cur.stamp < cut {
 		cur, exists = r.findMember(k, member, cut)
 		if exists && cur.stamp >= stamp {
@@ -69,30 +87,30 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	live := exists && cur.stamp >= cut
 	switch {
 	case f.NX && live, f.XX && !live:
-		return false, false
+		return false, false, nil
 	case live && f.GT && !(score > cur.score), live && f.LT && !(score < cur.score):
-		return false, false
+		return false, false, nil
 	}
-	if score == 0 && !g.big.Load() {
+	if score == 0 && !big {
 		score = 0 // a listpack stores -0 as 0
 	}
 	e := shard.NewEntry(member, score, stamp)
 	to := r.place(cur.shard, live, e.Lon, e.Lat)
 	ctx, cancel := r.callCtx()
 	defer cancel()
-	err := r.onShard(ctx, to, func(s *shard.Shard) error {
+	err = r.onShard(ctx, to, func(s *shard.Shard) error {
 		s.Put(k, e)
 		return nil
 	}, func(ctx context.Context, p Peer) error {
 		return p.Put(ctx, to, k, e)
 	})
 	if err != nil {
-		// The position is lost until the next ping; the old copy, if any,
-		// stays and keeps the member visible.
+		// The old copy, if any, stays and keeps the member visible.
 		r.remoteFailed("put", err)
-		return !live, live && cur.score != score
+		return false, false, fmt.Errorf("shard %s could not be written (%w); position not stored", r.regions.Name(to), err)
 	}
 	r.stats.Shards[to].Writes.Add(1)
+	now := slot{shard: to, score: score, stamp: stamp}
 	if exists && cur.shard != to {
 		r.stats.Shards[cur.shard].HandoffsOut.Add(1)
 		r.stats.Shards[to].HandoffsIn.Add(1)
@@ -100,13 +118,59 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		if !r.hooks.dropDeletes.Load() {
 			r.deleteCopy(ctx, cur.shard, k, member, stamp-1)
 		}
-		r.announceOwner(ctx, k, member, slot{shard: to, score: score, stamp: stamp})
+		r.announceOwner(ctx, k, member, now)
 	}
-	if _, ok := st.owner[member]; !ok {
+	r.remember(k, member, now)
+	return !live, live && cur.score != score, nil
+}
+
+// remember records this node's own write in the owner cache, unless a
+// newer copy was announced while the write was out.
+func (r *Router) remember(k shard.Key, member string, s slot) {
+	g, st := r.lockMember(k, member, true)
+	defer st.mu.Unlock()
+	cur, ok := st.owner[member]
+	if ok && cur.stamp > s.stamp {
+		return
+	}
+	if !ok {
 		g.entries.Add(1)
 	}
-	st.owner[member] = slot{shard: to, score: score, stamp: stamp}
-	return !live, live && cur.score != score
+	st.owner[member] = s
+}
+
+// memberRef names one member of one key.
+type memberRef struct {
+	k      shard.Key
+	member string
+}
+
+// hold makes this node's cluster writes of one member wait for each
+// other, so they reach the shards in the order they were stamped; the
+// returned function lets the next one go. Unlike a stripe lock, it holds
+// up no other member while a remote call is out.
+func (r *Router) hold(k shard.Key, member string) (release func()) {
+	ref := memberRef{k, member}
+	for {
+		r.remote.inflightMu.Lock()
+		busy, ok := r.remote.inflight[ref]
+		if !ok {
+			if r.remote.inflight == nil {
+				r.remote.inflight = make(map[memberRef]chan struct{})
+			}
+			done := make(chan struct{})
+			r.remote.inflight[ref] = done
+			r.remote.inflightMu.Unlock()
+			return func() {
+				r.remote.inflightMu.Lock()
+				delete(r.remote.inflight, ref)
+				r.remote.inflightMu.Unlock()
+				close(done)
+			}
+		}
+		r.remote.inflightMu.Unlock()
+		<-busy
+	}
 }
 
 // announceOwner tells every other node where a member went after a
@@ -140,12 +204,14 @@ func (r *Router) deleteCopy(ctx context.Context, id shard.ID, k shard.Key, membe
 
 // removeCluster deletes every copy of a member on every node.
 func (r *Router) removeCluster(k shard.Key, member string) bool {
+	release := r.hold(k, member)
+	defer release()
 	g, st := r.lockMember(k, member, true)
-	defer st.mu.Unlock()
 	if _, ok := st.owner[member]; ok {
 		delete(st.owner, member)
 		g.entries.Add(-1)
 	}
+	st.mu.Unlock()
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	var newest atomic.Int64
@@ -206,14 +272,11 @@ func (r *Router) sweepCache(t int64) {
 
 // cacheOwner records, on the node that stores a copy, where the member now
 // is, so its own owner cache follows writes made through other nodes.
-// A stripe busy with a write of this member is left alone: that writer
-// may itself be waiting on a call to the node that sent this copy.
+// Waiting for the stripe is safe: no writer holds one across a remote call.
 func (r *Router) cacheOwner(k shard.Key, member string, s slot) {
 	g := r.key(k, true)
 	st := r.stripe(g, member)
-	if !st.mu.TryLock() {
-		return
-	}
+	st.mu.Lock()
 	defer st.mu.Unlock()
 	if g.dead {
 		return
@@ -236,9 +299,7 @@ func (r *Router) uncacheOwner(k shard.Key, member string, notAfter int64) {
 		return
 	}
 	st := r.stripe(g, member)
-	if !st.mu.TryLock() {
-		return
-	}
+	st.mu.Lock()
 	defer st.mu.Unlock()
 	if cur, ok := st.owner[member]; ok && cur.stamp <= notAfter {
 		delete(st.owner, member)

@@ -43,6 +43,8 @@ type Router struct {
 	cl     Remote // nil: single-node mode
 	remote remoteState
 
+	move *move // the members still in the previous map's shards (reload.go)
+
 	hooks testHooks
 }
 
@@ -78,6 +80,7 @@ type stripe struct {
 // slot is where a member's current copy lives and what it holds.
 type slot struct {
 	shard shard.ID
+	at    uint32 // shard.PutAt's hint for the copy; 0: none
 	score float64
 	stamp int64
 }
@@ -95,7 +98,7 @@ func New(cfg Config) *Router {
 	r := &Router{
 		regions: m,
 		shards:  make([]*shard.Shard, m.Len()),
-		stats:   newStats(m.Len()),
+		stats:   newStats(m),
 		log:     log,
 		seed:    maphash.MakeSeed(),
 		keys:    make(map[shard.Key]*geoKey),
@@ -177,7 +180,11 @@ func (r *Router) key(k shard.Key, create bool) *geoKey {
 }
 
 func (r *Router) stripe(g *geoKey, member string) *stripe {
-	return &g.stripes[maphash.String(r.seed, member)%stripes]
+	return &g.stripes[r.stripeOf(member)]
+}
+
+func (r *Router) stripeOf(member string) uint8 {
+	return uint8(maphash.String(r.seed, member) % stripes)
 }
 
 // minStamp returns the oldest write still visible in g: 0 when positions

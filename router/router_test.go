@@ -138,8 +138,17 @@ func TestEdgeSearch(t *testing.T) {
 		t.Fatalf("pickup and driver in one shard %d", a)
 	}
 	res := r.Search(drivers, geo.NewSearch(pickupLon, 52.1, geo.Shape{Radius: 2, Unit: 1000}), 0)
-	if len(res.Hits) != 1 || res.Hits[0].Member != "driver:b" || res.Shards != 2 {
+	if len(res.Hits) != 1 || res.Hits[0].Member != "driver:b" {
 		t.Fatalf("edge search: %+v", res)
+	}
+	// A key too big to ask only the shards holding it asks those the
+	// search area touches: both near the border, one deep inside.
+	for i := range smallKey {
+		r.Add(drivers, fmt.Sprintf("d%d", i), geo.Encode(4.6+float64(i%2)*0.7, 52.3), AddFlags{})
+	}
+	res = r.Search(drivers, geo.NewSearch(pickupLon, 52.1, geo.Shape{Radius: 2, Unit: 1000}), 0)
+	if len(res.Hits) != 1 || res.Shards != 2 {
+		t.Fatalf("edge search of a big key: %+v", res)
 	}
 	res = r.Search(drivers, geo.NewSearch(4.7, 52.25, geo.Shape{Radius: 2, Unit: 1000}), 0)
 	if res.Shards != 1 {
@@ -245,24 +254,27 @@ func TestHandoffUnderLoad(t *testing.T) {
 	}
 }
 
-// A slow shard degrades a search instead of blocking it.
-func TestSlowShard(t *testing.T) {
+// A slow local shard slows a search down but never degrades it: the
+// fan-out deadline is for shards on other nodes, which can fail on their
+// own; a shard in this process answers, however busy the CPU.
+func TestSlowLocalShardStaysExact(t *testing.T) {
 	m := shard.GridMap(4.5, 52.0, 5.5, 52.5, 2, 1, 200)
-	r := New(Config{Regions: m, FanoutTimeout: 30 * time.Millisecond})
+	r := New(Config{Regions: m, FanoutTimeout: 10 * time.Millisecond})
 	r.Add(drivers, "west", geo.Encode(4.99, 52.1), AddFlags{})
 	r.Add(drivers, "east", geo.Encode(5.01, 52.1), AddFlags{})
 	east := m.Locate(5.01, 52.1)
-	r.SetShardDelay(east, 2*time.Second)
-	start := time.Now()
+	r.SetShardDelay(east, 50*time.Millisecond)
 	res := r.Search(drivers, geo.NewSearch(5.0, 52.1, geo.Shape{Radius: 5, Unit: 1000}), 0)
-	if took := time.Since(start); took > time.Second {
-		t.Fatalf("search blocked for %v", took)
+	var got []string
+	for _, h := range res.Hits {
+		got = append(got, h.Member)
 	}
-	if !res.Degraded || len(res.Hits) != 1 || res.Hits[0].Member != "west" {
-		t.Fatalf("want a degraded answer with only west, got %+v", res)
+	slices.Sort(got)
+	if res.Degraded || !slices.Equal(got, []string{"east", "west"}) {
+		t.Fatalf("want both drivers, not degraded; got %v (degraded %v)", got, res.Degraded)
 	}
-	if r.stats.Shards[east].Degraded.Load() != 1 {
-		t.Fatal("degraded search not counted")
+	if n := r.stats.Shards[east].Degraded.Load() + r.stats.Degraded.Load(); n != 0 {
+		t.Fatalf("%d degraded counts for a local shard", n)
 	}
 }
 

@@ -26,29 +26,29 @@ func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 	if g == nil && r.cl == nil {
 		return Result{}
 	}
-	ids := r.touching(q)
+	ids := r.asked(g, q)
 	r.stats.countFanOut(len(ids))
 	cut := r.minStamp(g, now())
 	if len(ids) == 1 && r.local(ids[0]) {
-		// The common case pays for no goroutine and no merge.
+		// The common case pays for no merge.
 		id := ids[0]
 		r.stats.Shards[id].Searches.Add(1)
 		r.wait(id)
 		return Result{Hits: r.shards[id].Search(k, q, cut, limit, nil), Shards: 1}
 	}
-	res := r.fanOut(k, ids, func(ctx context.Context, id shard.ID) ([]shard.Hit, error) {
+	res := r.fanOut(ids, func(ctx context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error) {
 		if r.cl == nil {
-			return r.shards[id].Search(k, q, cut, limit, nil), nil
+			return r.shards[id].Search(k, q, cut, limit, dst), nil
 		}
-		var hits []shard.Hit
 		err := r.onShard(ctx, id, func(s *shard.Shard) error {
-			hits = s.Search(k, q, cut, limit, nil)
+			dst = s.Search(k, q, cut, limit, dst)
 			return nil
-		}, func(ctx context.Context, p Peer) (err error) {
-			hits, err = p.Search(ctx, id, k, q, cut, limit)
+		}, func(ctx context.Context, p Peer) error {
+			hits, err := p.Search(ctx, id, k, q, cut, limit)
+			dst = append(dst, hits...)
 			return err
 		})
-		return hits, err
+		return dst, err
 	})
 	res.Hits = merge(res.Hits)
 	if limit > 0 && len(res.Hits) > limit {
@@ -57,73 +57,151 @@ func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 	return res
 }
 
-// fanOut asks every shard in ids in parallel, each within the fan-out
-// timeout, and gathers their hits; a shard that misses its deadline is
-// left out and the result marked degraded.
-func (r *Router) fanOut(k shard.Key, ids []shard.ID, ask func(context.Context, shard.ID) ([]shard.Hit, error)) Result {
-	for i, a := range ids {
-		r.stats.Shards[a].Searches.Add(1)
-		for _, b := range ids[i+1:] {
-			r.stats.Border(a, b).Searches.Add(1)
+// askFunc asks one shard and appends its hits to dst.
+type askFunc func(ctx context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error)
+
+// fanOut asks every shard in ids (sorted, distinct) and gathers their hits.
+// Shards in this process are asked one after another on the caller's
+// goroutine and always answer: a busy CPU slows them down but cannot make
+// them fail, so no deadline applies. Shards on other nodes are asked in
+// parallel meanwhile, each within the fan-out timeout; one that fails or
+// misses its deadline is left out and the result marked degraded.
+func (r *Router) fanOut(ids []shard.ID, ask askFunc) Result {
+	r.stats.countSearch(ids)
+	res := Result{Shards: len(ids)}
+	var remote []shard.ID
+	if r.cl != nil {
+		for _, id := range ids {
+			if !r.local(id) {
+				remote = append(remote, id)
+			}
 		}
+	}
+	wait := r.askRemote(remote, ask)
+	next := 0 // remote[next] is the next remote shard in ids
+	for _, id := range ids {
+		if next < len(remote) && remote[next] == id {
+			next++
+			continue
+		}
+		r.wait(id)
+		hits, err := ask(context.Background(), id, res.Hits)
+		if err != nil {
+			// The shard moved to another node since the check, and that
+			// node failed to answer.
+			r.failed(&res, id, err)
+			continue
+		}
+		res.Hits = hits
+	}
+	wait(&res)
+	return res
+}
+
+// failed leaves a shard that could not answer out of res.
+func (r *Router) failed(res *Result, id shard.ID, err error) {
+	if !res.Degraded {
+		res.Degraded = true
+		r.stats.Degraded.Add(1)
+	}
+	r.stats.Shards[id].Degraded.Add(1)
+	err = fmt.Errorf("shard %s: %w", r.regions.Name(id), err)
+	if r.cl == nil {
+		r.log.Warn("search degraded", "err", err)
+		return
+	}
+	r.remoteFailed("search", err)
+}
+
+// askRemote starts asking the shards ids of other nodes, each on its own
+// goroutine, and returns the function that waits, until the fan-out
+// timeout at most, for their hits and adds them to a result.
+func (r *Router) askRemote(ids []shard.ID, ask askFunc) func(*Result) {
+	if len(ids) == 0 {
+		return func(*Result) {}
 	}
 	type part struct {
 		id   shard.ID
 		hits []shard.Hit
 		err  error
 	}
-	// The context ends remote calls that outlive the deadline; in-process
-	// shards answer regardless and their goroutine just ends late.
-	ctx := context.Background()
-	if r.cl != nil {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, r.FanoutTimeout())
-		defer cancel()
-	}
+	timeout := r.FanoutTimeout()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	deadline := time.NewTimer(timeout)
 	parts := make(chan part, len(ids))
 	for _, id := range ids {
 		go func() {
 			r.wait(id)
-			hits, err := ask(ctx, id)
+			hits, err := ask(ctx, id, nil)
 			parts <- part{id, hits, err}
 		}()
 	}
-	res := Result{Shards: len(ids)}
-	deadline := time.NewTimer(r.FanoutTimeout())
-	defer deadline.Stop()
-	answered := make(map[shard.ID]bool, len(ids))
-	failed := false
-	for got := 0; got < len(ids); got++ {
-		select {
-		case p := <-parts:
-			if p.err != nil {
-				// A shard whose node is down or unreachable: left out at
-				// once, without waiting for the deadline.
-				failed = true
-				r.stats.Shards[p.id].Degraded.Add(1)
-				r.remoteFailed("search", fmt.Errorf("shard %s: %w", r.regions.Name(p.id), p.err))
-				continue
-			}
-			answered[p.id] = true
-			res.Hits = append(res.Hits, p.hits...)
-		case <-deadline.C:
-			res.Degraded = true
-			r.stats.Degraded.Add(1)
-			for _, id := range ids {
-				if !answered[id] {
-					r.stats.Shards[id].Degraded.Add(1)
-					r.log.Warn("search degraded: shard missed its deadline",
-						"shard", r.regions.Name(id), "key", k.Name, "timeout", r.FanoutTimeout())
+	return func(res *Result) {
+		defer cancel()
+		defer deadline.Stop()
+		answered := make(map[shard.ID]bool, len(ids))
+		for range ids {
+			select {
+			case p := <-parts:
+				answered[p.id] = true
+				if p.err != nil {
+					// A shard whose node is down or unreachable: left out
+					// at once, without waiting for the deadline.
+					r.failed(res, p.id, p.err)
+					continue
 				}
+				res.Hits = append(res.Hits, p.hits...)
+			case <-deadline.C:
+				for _, id := range ids {
+					if !answered[id] {
+						r.failed(res, id, fmt.Errorf("no answer within %v", timeout))
+					}
+				}
+				return
 			}
-			got = len(ids)
 		}
 	}
-	if failed && !res.Degraded {
-		res.Degraded = true
-		r.stats.Degraded.Add(1)
+}
+
+// smallKey is how many members a key may have for its searches to ask
+// the shards that hold them rather than those the search area touches.
+const smallKey = 64
+
+// asked returns the shards a search of g must ask (sorted, distinct). On
+// a fine map a wide search touches thousands of areas; a small key lives
+// in a few of them, and the owner table names those at a cost that grows
+// with the key, not the map. A shard holding none of q's area finds
+// nothing, so asking it is only wasted work; one not asked holds no
+// member of the key.
+func (r *Router) asked(g *geoKey, q *geo.Search) []shard.ID {
+	if r.cl == nil && g != nil && g.entries.Load() <= smallKey {
+		if ids, ok := r.holding(g); ok {
+			return ids
+		}
 	}
-	return res
+	return r.touching(q)
+}
+
+// holding lists the shards that hold g's members, false once they pass
+// smallKey (the key grew meanwhile).
+func (r *Router) holding(g *geoKey) ([]shard.ID, bool) {
+	var buf [8]shard.ID
+	ids := buf[:0]
+	for i := range g.stripes {
+		st := &g.stripes[i]
+		st.mu.Lock()
+		for _, s := range st.owner {
+			if !slices.Contains(ids, s.shard) {
+				ids = append(ids, s.shard)
+			}
+		}
+		st.mu.Unlock()
+		if len(ids) > smallKey {
+			return nil, false
+		}
+	}
+	slices.Sort(ids)
+	return ids, true
 }
 
 // touching returns the shards that can hold a hit of q: those whose area,
@@ -132,8 +210,16 @@ func (r *Router) touching(q *geo.Search) []shard.ID {
 	var rects [4]geo.Rect
 	var buf [8]shard.ID
 	ids := buf[:0]
-	for _, rect := range q.Bounds(rects[:0]) {
+	bounds := q.Bounds(rects[:0])
+	for _, rect := range bounds {
 		ids = r.regions.Touching(rect, ids)
+	}
+	if prev := r.moving(); prev != nil {
+		// A reload is moving members: those not moved yet are where the
+		// previous map put them.
+		for _, rect := range bounds {
+			ids = prev.Touching(rect, ids)
+		}
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)
@@ -156,21 +242,28 @@ func merge(hits []shard.Hit) []shard.Hit {
 	return hits
 }
 
-// dedupe keeps, of each member, the copies with the newest timestamp.
+// dedupe keeps one copy of each member, one with the newest timestamp:
+// a member being moved to another shard has two copies of one write.
 func dedupe(hits []shard.Hit) []shard.Hit {
-	newest := make(map[string]int64, len(hits))
+	newest := make(map[string]int, len(hits)) // index of the copy kept
 	dup := false
-	for _, h := range hits {
-		if s, ok := newest[h.Member]; ok {
+	for i, h := range hits {
+		if j, ok := newest[h.Member]; ok {
 			dup = true
-			if h.Stamp <= s {
+			if h.Stamp <= hits[j].Stamp {
 				continue
 			}
 		}
-		newest[h.Member] = h.Stamp
+		newest[h.Member] = i
 	}
 	if dup {
-		hits = slices.DeleteFunc(hits, func(h shard.Hit) bool { return h.Stamp != newest[h.Member] })
+		out := hits[:0]
+		for i, h := range hits {
+			if newest[h.Member] == i {
+				out = append(out, h)
+			}
+		}
+		hits = out
 	}
 	return hits
 }

@@ -2,6 +2,10 @@ package router
 
 import (
 	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"geoshard/shard"
@@ -74,4 +78,153 @@ func (r *Router) KeyTTLs(db int) map[string]time.Duration {
 		}
 	}
 	return out
+}
+
+// Saved is one member as a snapshot holds it.
+type Saved struct {
+	Member string
+	Score  float64
+	Stamp  int64
+}
+
+// RestoreKey puts back a whole key read from a snapshot, as Restore would
+// member by member but several times faster into a key the router does
+// not hold yet: members are placed in parallel and each shard builds its
+// index in one sorted pass. A member saved twice keeps its last copy. The
+// caller keeps other writers of k out while it runs.
+func (r *Router) RestoreKey(k shard.Key, ms []Saved) {
+	if len(ms) == 0 {
+		return
+	}
+	g := r.key(k, true)
+	if g.entries.Load() != 0 {
+		for _, m := range ms {
+			r.Restore(k, m.Member, m.Score, m.Stamp)
+		}
+		return
+	}
+	es := make([]shard.Entry, len(ms))
+	stripeOf := make([]uint8, len(ms))
+	shardOf := make([]shard.ID, len(ms))
+	parallel(len(ms), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			m := &ms[i]
+			es[i] = shard.NewEntry(m.Member, m.Score, m.Stamp)
+			stripeOf[i] = r.stripeOf(m.Member)
+			shardOf[i] = r.regions.Locate(es[i].Lon, es[i].Lat)
+		}
+	})
+	kept := r.restoreOwners(g, es, stripeOf, shardOf)
+	r.restoreShards(k, es, shardOf, kept)
+}
+
+// restoreOwners fills the empty key's owner table, stripe by stripe in
+// parallel, and reports which of es to keep: all but the earlier copies
+// of members saved twice.
+func (r *Router) restoreOwners(g *geoKey, es []shard.Entry, stripeOf []uint8, shardOf []shard.ID) []bool {
+	// Member indexes grouped by stripe, in their saved order.
+	var start [stripes + 1]int
+	for _, s := range stripeOf {
+		start[s+1]++
+	}
+	for s := range stripes {
+		start[s+1] += start[s]
+	}
+	order := make([]int32, len(es))
+	next := start
+	for i, s := range stripeOf {
+		order[next[s]] = int32(i)
+		next[s]++
+	}
+	kept := make([]bool, len(es))
+	var unique, newest atomic.Int64
+	var big atomic.Bool
+	parallel(stripes, func(lo, hi int) {
+		for s := lo; s < hi; s++ {
+			idx := order[start[s]:start[s+1]]
+			st := &g.stripes[s]
+			st.mu.Lock()
+			st.owner = make(map[string]slot, len(idx))
+			stamp := int64(0)
+			for j, i := range idx {
+				e := &es[i]
+				if _, dup := st.owner[e.Member]; dup {
+					// Rare: drop the earlier copy, which is in this stripe.
+					for _, p := range slices.Backward(idx[:j]) {
+						if kept[p] && es[p].Member == e.Member {
+							kept[p] = false
+							unique.Add(-1)
+							break
+						}
+					}
+				}
+				kept[i] = true
+				unique.Add(1)
+				st.owner[e.Member] = slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp}
+				stamp = max(stamp, e.Stamp)
+				if len(e.Member) > listpackValue || (e.Score == 0 && math.Signbit(e.Score)) {
+					big.Store(true) // only a skiplist keeps a long member or a -0
+				}
+			}
+			st.mu.Unlock()
+			for {
+				cur := newest.Load()
+				if stamp <= cur || newest.CompareAndSwap(cur, stamp) {
+					break
+				}
+			}
+		}
+	})
+	g.entries.Add(unique.Load())
+	if big.Load() || unique.Load() > listpackEntries {
+		g.big.Store(true)
+	}
+	// Later writes must still get later stamps, even if the clock is
+	// behind the one that wrote the snapshot.
+	for {
+		last := r.lastStamp.Load()
+		if newest.Load() <= last || r.lastStamp.CompareAndSwap(last, newest.Load()) {
+			break
+		}
+	}
+	return kept
+}
+
+// restoreShards hands each shard its kept members in one bulk load.
+func (r *Router) restoreShards(k shard.Key, es []shard.Entry, shardOf []shard.ID, kept []bool) {
+	per := make([][]shard.Entry, len(r.shards))
+	counts := make([]int, len(r.shards))
+	for i, id := range shardOf {
+		if kept[i] {
+			counts[id]++
+		}
+	}
+	for i, id := range shardOf {
+		if kept[i] {
+			if per[id] == nil {
+				per[id] = make([]shard.Entry, 0, counts[id])
+			}
+			per[id] = append(per[id], es[i])
+		}
+	}
+	parallel(len(per), func(lo, hi int) {
+		for id := lo; id < hi; id++ {
+			r.shards[id].Load(k, per[id])
+		}
+	})
+}
+
+// parallel splits [0, n) into one contiguous part per processor and runs
+// fn on each at once.
+func parallel(n int, fn func(lo, hi int)) {
+	parts := min(n, runtime.GOMAXPROCS(0))
+	if parts <= 1 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() { fn(p*n/parts, (p+1)*n/parts) })
+	}
+	wg.Wait()
 }

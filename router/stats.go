@@ -1,8 +1,9 @@
 package router
 
 import (
+	"cmp"
+	"slices"
 	"sort"
-	"sync"
 	"sync/atomic"
 
 	"geoshard/shard"
@@ -25,60 +26,105 @@ type BorderStats struct {
 	Searches        atomic.Int64 // searches that asked both shards
 }
 
+func (b *BorderStats) total() int64 {
+	return b.Handoffs.Load() + b.FlapsSuppressed.Load() + b.Searches.Load()
+}
+
 // Border names a pair of shards, the lower ID first.
 type Border struct{ A, B shard.ID }
 
-func borderOf(a, b shard.ID) Border {
-	if a > b {
-		a, b = b, a
-	}
-	return Border{a, b}
-}
-
-// Stats holds the router's counters.
+// Stats holds the router's counters. Border counters exist only for the
+// region map's borders (shards whose areas come within the margin of each
+// other), made once with the map, so counting takes no lock and memory
+// does not grow with traffic; what happens between shards that do not
+// border each other (a member that jumped far) goes to Elsewhere.
 type Stats struct {
 	Shards []ShardStats
 	// FanOut[n] counts searches that asked n shards (the last bucket
 	// counts n and more).
 	FanOut   [9]atomic.Int64
 	Degraded atomic.Int64
+	// Elsewhere counts what happened between shards that are not
+	// neighbours on the map.
+	Elsewhere BorderStats
 
-	mu      sync.Mutex
-	borders map[Border]*BorderStats
+	regions *shard.Map
+	borders []BorderStats // by the map's border number
 }
 
-func newStats(shards int) *Stats {
-	return &Stats{Shards: make([]ShardStats, shards), borders: make(map[Border]*BorderStats)}
+func newStats(m *shard.Map) *Stats {
+	return &Stats{Shards: make([]ShardStats, m.Len()), regions: m, borders: make([]BorderStats, m.Borders())}
 }
 
-// Border returns the counters of the border between a and b.
+// Border returns the counters of the border between a and b: Elsewhere
+// when the two are not neighbours. It never allocates.
 func (s *Stats) Border(a, b shard.ID) *BorderStats {
-	k := borderOf(a, b)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	bs := s.borders[k]
-	if bs == nil {
-		bs = new(BorderStats)
-		s.borders[k] = bs
+	if i, ok := s.regions.Border(a, b); ok {
+		return &s.borders[i]
 	}
-	return bs
+	return &s.Elsewhere
 }
 
 // Borders lists the borders that have seen any traffic, in ID order.
 func (s *Stats) Borders() []Border {
-	s.mu.Lock()
-	out := make([]Border, 0, len(s.borders))
-	for b := range s.borders {
-		out = append(out, b)
-	}
-	s.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].A != out[j].A {
-			return out[i].A < out[j].A
+	var out []Border
+	for i := range s.borders {
+		if s.borders[i].total() != 0 {
+			a, b := s.regions.BorderAt(i)
+			out = append(out, Border{a, b})
 		}
-		return out[i].B < out[j].B
-	})
+	}
 	return out
+}
+
+// TopBorders lists at most n of the borders that have seen traffic, the
+// busiest first (ties in ID order), and how many more saw some: INFO and
+// /metrics stay a few kilobytes on a map of any size.
+func (s *Stats) TopBorders(n int) (top []Border, rest int) {
+	type busy struct {
+		i     int
+		total int64
+	}
+	var all []busy
+	for i := range s.borders {
+		if t := s.borders[i].total(); t != 0 {
+			all = append(all, busy{i, t})
+		}
+	}
+	slices.SortFunc(all, func(x, y busy) int { return cmp.Or(cmp.Compare(y.total, x.total), cmp.Compare(x.i, y.i)) })
+	if len(all) > n {
+		rest = len(all) - n
+		all = all[:n]
+	}
+	for _, b := range all {
+		a, c := s.regions.BorderAt(b.i)
+		top = append(top, Border{a, c})
+	}
+	return top, rest
+}
+
+// countSearch counts a search that asked the shards ids (sorted, distinct):
+// once per shard, and once per border between two of them, at a cost that
+// grows with those shards and their borders, not with the map.
+func (s *Stats) countSearch(ids []shard.ID) {
+	for i, a := range ids {
+		s.Shards[a].Searches.Add(1)
+		above, first := s.regions.Neighbours(a)
+		rest := ids[i+1:]
+		if len(rest) < len(above) {
+			for _, b := range rest {
+				if j := sort.Search(len(above), func(j int) bool { return above[j] >= b }); j < len(above) && above[j] == b {
+					s.borders[first+j].Searches.Add(1)
+				}
+			}
+			continue
+		}
+		for j, b := range above {
+			if _, ok := slices.BinarySearch(rest, b); ok {
+				s.borders[first+j].Searches.Add(1)
+			}
+		}
+	}
 }
 
 func (s *Stats) countFanOut(n int) {

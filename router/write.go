@@ -22,7 +22,8 @@ type AddFlags struct {
 // Every write refreshes the member's timestamp, even when the score stays.
 func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (added, changed bool) {
 	if r.cl != nil {
-		return r.addCluster(k, member, score, f)
+		added, changed, _ = r.addCluster(k, member, score, f) // TryAdd reports the error
+		return added, changed
 	}
 	g, st := r.lockMember(k, member, !f.XX)
 	if g == nil {
@@ -46,7 +47,11 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	}
 	e := shard.NewEntry(member, score, stamp)
 	to := r.place(cur.shard, exists, e.Lon, e.Lat)
-	r.shards[to].Put(k, e)
+	hint := uint32(0)
+	if exists && cur.shard == to {
+		hint = cur.at
+	}
+	_, at := r.shards[to].PutAt(k, e, hint)
 	r.stats.Shards[to].Writes.Add(1)
 	if exists && cur.shard != to {
 		// The new copy is in place: only now may the old one go.
@@ -60,7 +65,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	if !exists {
 		g.entries.Add(1)
 	}
-	st.owner[member] = slot{shard: to, score: score, stamp: stamp}
+	st.owner[member] = slot{shard: to, at: at, score: score, stamp: stamp}
 	return !live, live && cur.score != score
 }
 

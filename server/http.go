@@ -20,7 +20,7 @@ func (s *Server) httpHandler() http.Handler {
 	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{
 		ErrorLog: promLogger{s},
 	}))
-	mv := mapview.Live(s.Router)
+	mv := mapview.Live(s.Router, mapview.Options{Tiles: s.opts.MapTiles})
 	mux.Handle("/map", mv)
 	mux.Handle("/map/", mv)
 	if s.opts.Pprof {

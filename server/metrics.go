@@ -6,10 +6,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"geoshard/router"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-
-	"geoshard/shard"
 )
 
 // metrics is what /metrics serves: per-command counters and latencies,
@@ -117,15 +117,18 @@ func (sc serverCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, float64(v), labels...)
 	}
 	members := r.ShardMembers()
-	for i := range st.Shards {
-		if i >= m.Len() {
+	// The same bound as INFO: the busiest shards and borders, so a scrape
+	// of a map of thousands of areas stays small.
+	ids, _ := st.TopShards(members, router.InfoLimit)
+	for _, id := range ids {
+		if int(id) >= m.Len() {
 			break // counters of a map being replaced
 		}
-		ss := &st.Shards[i]
-		name := m.Name(shard.ID(i))
+		ss := &st.Shards[id]
+		name := m.Name(id)
 		var n int64
-		if i < len(members) {
-			n = members[i]
+		if int(id) < len(members) {
+			n = members[id]
 		}
 		gauge(shardMembers, n, name)
 		counter(shardWrites, ss.Writes.Load(), name)
@@ -135,7 +138,8 @@ func (sc serverCollector) Collect(ch chan<- prometheus.Metric) {
 		counter(shardDegraded, ss.Degraded.Load(), name)
 		counter(shardExpired, ss.Expired.Load(), name)
 	}
-	for _, bd := range st.Borders() {
+	borders, _ := st.TopBorders(router.InfoLimit)
+	for _, bd := range borders {
 		if int(bd.A) >= m.Len() || int(bd.B) >= m.Len() {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"geoshard/mapview"
 	"geoshard/resp"
 )
 
@@ -35,10 +36,12 @@ type Options struct {
 	// enable-protected-configs and enable-debug-command: no, yes or local.
 	EnableProtectedConfigs, EnableDebugCommand string
 	MaxMemory                                  int64 // bytes of Go heap in use; 0: no limit
+	GCPercent                                  int   // the Go collector's GOGC: heap growth over live data before a collection
 	OutputLimit                                OutputLimit
 
-	MetricsPort int  // HTTP port of /metrics; 0: off
-	Pprof       bool // serve /debug/pprof on the metrics port
+	MetricsPort int    // HTTP port of /metrics; 0: off
+	Pprof       bool   // serve /debug/pprof on the metrics port
+	MapTiles    string // tile URL template of /map's base layer; "none": Natural Earth only
 
 	TLSPort        int // 0: no TLS listener
 	TLSCertFile    string
@@ -62,6 +65,12 @@ func (l OutputLimit) String() string {
 	return fmt.Sprintf("normal %d %d %d", l.Hard, l.Soft, int64(l.SoftTime/time.Second))
 }
 
+// DefaultGCPercent is gc-percent's default. Go's own 100 lets the heap
+// reach twice the live index between collections, and RSS follows the
+// peak: at a million drivers that is 60 B a driver more than 25 costs,
+// for a few per cent more CPU per update (docs/BENCHMARKS.md).
+const DefaultGCPercent = 25
+
 // Defaults returns the options of a server started with no arguments.
 func Defaults() Options {
 	return Options{
@@ -77,10 +86,12 @@ func Defaults() Options {
 		// run DEBUG, unless the operator says so.
 		EnableProtectedConfigs: "no",
 		EnableDebugCommand:     "no",
+		GCPercent:              DefaultGCPercent,
 		// Unlike Redis's "normal 0 0 0": a client that stops reading is
 		// cut off rather than left holding a goroutine and its replies.
 		OutputLimit:    OutputLimit{Hard: 256 << 20, Soft: 64 << 20, SoftTime: 60 * time.Second},
 		TLSAuthClients: "yes",
+		MapTiles:       mapview.DefaultTiles,
 	}
 }
 
@@ -212,6 +223,7 @@ var directives = []directive{
 			return err
 		}),
 		get: func(o *Options) string { return strconv.FormatInt(o.MaxMemory, 10) }},
+	intDirective("gc-percent", 1, 1000, func(o *Options) *int { return &o.GCPercent }),
 	{name: "client-output-buffer-limit", multi: true,
 		set: func(o *Options, vals []string) (err error) {
 			o.OutputLimit, err = parseOutputLimit(o.OutputLimit, vals)
@@ -220,6 +232,15 @@ var directives = []directive{
 		get: func(o *Options) string { return o.OutputLimit.String() }},
 	intDirective("metrics-port", 0, 65535, func(o *Options) *int { return &o.MetricsPort }),
 	yesNoDirective("pprof", func(o *Options) *bool { return &o.Pprof }),
+	{name: "map-tiles",
+		set: oneWord(func(o *Options, v string) error {
+			if v != "none" && !mapview.ValidTiles(v) {
+				return fmt.Errorf("want none or an http(s) URL template with {z}, {x} and {y}")
+			}
+			o.MapTiles = v
+			return nil
+		}),
+		get: func(o *Options) string { return o.MapTiles }},
 	intDirective("tls-port", 0, 65535, func(o *Options) *int { return &o.TLSPort }),
 	stringDirective("tls-cert-file", func(o *Options) *string { return &o.TLSCertFile }),
 	stringDirective("tls-key-file", func(o *Options) *string { return &o.TLSKeyFile }),

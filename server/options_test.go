@@ -48,7 +48,7 @@ func TestParseArgs(t *testing.T) {
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "g.conf")
 	body := "# c\nport 7000\nmaxmemory 2mb\nclient-output-buffer-limit normal 10mb 5mb 30 pubsub 32mb 8mb 60\n" +
-		"protected-mode no\ntls-auth-clients optional\n"
+		"protected-mode no\ntls-auth-clients optional\ngc-percent 50\n"
 	if err := os.WriteFile(conf, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -65,6 +65,7 @@ func TestParseArgs(t *testing.T) {
 	want.ProtectedMode = false
 	want.TLSAuthClients = "optional"
 	want.MetricsPort = 9121
+	want.GCPercent = 50
 	if !reflect.DeepEqual(o, want) {
 		t.Errorf("ParseArgs:\n got %+v\nwant %+v", o, want)
 	}
@@ -75,7 +76,10 @@ func TestParseArgs(t *testing.T) {
 		{"--client-output-buffer-limit", "normal", "1", "2"},
 		{"--client-output-buffer-limit", "weird", "1", "2", "3"},
 		{"--tls-auth-clients", "sometimes"},
+		{"--map-tiles", "ftp://tiles.example/{z}/{x}/{y}.png"},
+		{"--map-tiles", "https://tiles.example/{z}.png"},
 		{"--maxmemory", "-1"},
+		{"--gc-percent", "0"},
 		{"--proto-max-bulk-len", "1kb"},
 		{"port", "1"},
 	}

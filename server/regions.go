@@ -90,25 +90,33 @@ func (s *Server) prepareRegions(path string) (func() error, error) {
 	return func() error { return s.swapRegions(path, m) }, nil
 }
 
-// swapRegions puts a validated region map in force without a restart:
-// with every command held back (CONFIG SET is exclusive), each member
-// moves to the shard the new map gives it, keeping its score and write
-// time; INFO shows the new version.
+// swapRegions puts a validated region map in force without a restart.
+// The new router takes over the members where they are, in O(keys +
+// shards) while commands wait (CONFIG SET is exclusive), and a background
+// mover then takes each member to the shard the new map gives it, keeping
+// its score and write time; searches ask both maps' shards meanwhile, and
+// INFO shards shows the progress. A reload while a move runs is refused.
 func (s *Server) swapRegions(path string, m *shard.Map) error {
+	m.Borders() // computed here, not while every command waits
 	start := time.Now()
-	var members int
+	var nr *router.Router
 	err := s.engine.SwapRouter(func(old *router.Router) (*router.Router, error) {
-		r, err := old.Rebuilt(m)
-		if err == nil {
-			members = r.ShardMembersTotal()
-		}
-		return r, err
+		var err error
+		nr, err = old.Reload(m)
+		return nr, err
 	})
 	if err != nil {
 		return fmt.Errorf("region map %s: %w", path, err)
 	}
+	held := time.Since(start)
 	s.regionsFile.Store(&path)
-	s.log.Info("region map reloaded", "file", path, "version", m.Version(), "shards", m.Len(),
-		"members", members, "took", time.Since(start).Round(time.Millisecond))
+	_, _, total, _ := nr.Moving()
+	s.log.Info("region map reloaded; moving members in the background", "file", path, "version", m.Version(),
+		"shards", m.Len(), "members", total, "held", held.Round(time.Microsecond))
+	go func() {
+		begin := time.Now()
+		nr.MoveMembers()
+		s.log.Info("region map move finished", "version", m.Version(), "took", time.Since(begin).Round(time.Millisecond))
+	}()
 	return nil
 }

@@ -50,12 +50,26 @@ func (x *nameIndex) place(at uint32) {
 	x.slots[i] = at + 1
 }
 
-func (x *nameIndex) grow() {
+func (x *nameIndex) grow() { x.resize(max(8, 2*len(x.slots))) }
+
+// reserve makes room for n more members without growing on the way.
+func (x *nameIndex) reserve(n int) {
+	size := max(8, len(x.slots))
+	for (x.n+n)*4 > size*3 {
+		size *= 2
+	}
+	if size > len(x.slots) {
+		x.resize(size)
+	}
+}
+
+// resize rehashes into size slots, a power of two.
+func (x *nameIndex) resize(size int) {
 	old := x.slots
 	if len(old) == 0 {
 		x.seed = maphash.MakeSeed()
 	}
-	x.slots = make([]uint32, max(8, 2*len(old)))
+	x.slots = make([]uint32, size)
 	for _, v := range old {
 		if v != 0 {
 			x.place(v - 1)

@@ -47,6 +47,9 @@ type Map struct {
 	index    rmTree    // over polygon bounding boxes
 	exposed  []rmSeg   // the boundary of the catch-all's area
 	expIndex rmTree    // over exposed segment bounding boxes
+	adjOnce  sync.Once
+	adj      rmAdj // the borders, see adjacency
+	off, n   int   // see Placed: the map's own shards are [off, off+n); n 0: all
 }
 
 //go:embed world.geojson

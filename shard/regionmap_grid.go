@@ -88,8 +88,8 @@ func (m *Map) GeoJSON() []byte {
 		},
 	}
 	for id := range m.names {
-		if ID(id) == m.catchAll {
-			continue
+		if ID(id) == m.catchAll || len(m.byShard[id]) == 0 {
+			continue // the catch-all, or an ID outside a Placed map's own
 		}
 		g := geometry{Type: "MultiPolygon", Coordinates: m.Areas(ID(id))}
 		if m.single[id] {

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/tidwall/btree"
-	"github.com/tidwall/rtree"
 
 	"geoshard/geo"
 )
@@ -39,8 +38,7 @@ type set struct {
 	items   []item
 	free    []uint32 // slab slots to reuse
 	names   nameIndex
-	byScore *btree.BTreeG[ref]
-	spatial rtree.RTreeGN[float32, uint32]
+	byScore *btree.BTreeG[ref] // also the nearest-first index: see walk.go
 }
 
 func newSet() *set {
@@ -61,29 +59,6 @@ func (s *set) less(a, b ref) bool {
 	return s.items[a.at].member < s.items[b.at].member
 }
 
-// box is the float32 rectangle an item occupies in the R-tree: its cell
-// centre rounded outwards, so nearest-first walks never overestimate.
-func box(score float64) (min, max [2]float32) {
-	lon, lat := geo.Decode(score)
-	return [2]float32{down(lon), down(lat)}, [2]float32{up(lon), up(lat)}
-}
-
-func down(x float64) float32 {
-	f := float32(x)
-	if float64(f) > x {
-		f = math.Nextafter32(f, float32(math.Inf(-1)))
-	}
-	return f
-}
-
-func up(x float64) float32 {
-	f := float32(x)
-	if float64(f) < x {
-		f = math.Nextafter32(f, float32(math.Inf(1)))
-	}
-	return f
-}
-
 func (s *set) len() int { return s.names.n }
 
 func (s *set) get(member string) (*item, bool) {
@@ -96,16 +71,43 @@ func (s *set) get(member string) (*item, bool) {
 
 func (s *set) put(e Entry) (old Entry, existed bool) {
 	if at, ok := s.names.find(e.Member); ok {
-		it := &s.items[at]
-		old = it.entry()
-		if it.score != e.Score {
-			s.unindex(at)
-			it.score = e.Score
-			s.index(at)
-		}
-		it.stamp = e.Stamp
+		old = s.items[at].entry()
+		s.move(at, e)
 		return old, true
 	}
+	s.insert(e)
+	return Entry{}, false
+}
+
+// putAt is put for a member last seen at slab slot hint-1 (0: not
+// seen): while the slot still holds the member the name index is not
+// consulted. A free slot's name is "", so that one name always looks up.
+// It returns whether the member was there and its slot plus one.
+func (s *set) putAt(e Entry, hint uint32) (existed bool, next uint32) {
+	if hint != 0 && e.Member != "" && int(hint) <= len(s.items) && s.items[hint-1].member == e.Member {
+		s.move(hint-1, e)
+		return true, hint
+	}
+	if at, ok := s.names.find(e.Member); ok {
+		s.move(at, e)
+		return true, at + 1
+	}
+	return false, s.insert(e) + 1
+}
+
+// move rewrites the item at a slot with e's score and stamp.
+func (s *set) move(at uint32, e Entry) {
+	it := &s.items[at]
+	if it.score != e.Score {
+		s.unindex(at)
+		it.score = e.Score
+		s.index(at)
+	}
+	it.stamp = e.Stamp
+}
+
+// insert adds a member that is not in the set and returns its slot.
+func (s *set) insert(e Entry) uint32 {
 	var at uint32
 	if n := len(s.free); n > 0 {
 		at = s.free[n-1]
@@ -117,22 +119,12 @@ func (s *set) put(e Entry) (old Entry, existed bool) {
 	s.items[at] = item{member: e.Member, score: e.Score, stamp: e.Stamp}
 	s.names.insert(at)
 	s.index(at)
-	return Entry{}, false
+	return at
 }
 
-func (s *set) index(at uint32) {
-	score := s.items[at].score
-	s.byScore.Set(ref{score, at})
-	min, max := box(score)
-	s.spatial.Insert(min, max, at)
-}
+func (s *set) index(at uint32) { s.byScore.Set(ref{s.items[at].score, at}) }
 
-func (s *set) unindex(at uint32) {
-	score := s.items[at].score
-	s.byScore.Delete(ref{score, at})
-	min, max := box(score)
-	s.spatial.Delete(min, max, at)
-}
+func (s *set) unindex(at uint32) { s.byScore.Delete(ref{s.items[at].score, at}) }
 
 func (s *set) delete(member string) (Entry, bool) {
 	at, ok := s.names.find(member)
@@ -218,19 +210,4 @@ func (s *set) anyIn(lo, hi float64) bool {
 // each calls fn for every item, in no particular order.
 func (s *set) each(fn func(*item) bool) {
 	s.byScore.Scan(func(r ref) bool { return fn(&s.items[r.at]) })
-}
-
-// nearby visits items in the order of a lower bound of their distance from
-// (lon, lat), cheap to compute from their float32 boxes (which hold their
-// exact positions); fn gets each item with that bound, until it returns
-// false. Every item not yet visited is at least as far as the last bound.
-func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
-	near := geo.NewNear(lon, lat)
-	s.spatial.Nearby(
-		func(min, max [2]float32, _ uint32, _ bool) float64 {
-			return near.Bound(geo.Rect{MinLon: float64(min[0]), MinLat: float64(min[1]), MaxLon: float64(max[0]), MaxLat: float64(max[1])})
-		},
-		func(_, _ [2]float32, at uint32, bound float64) bool {
-			return fn(&s.items[at], bound)
-		})
 }

@@ -133,18 +133,7 @@ func (r *Reader) corrupt(off int64, format string, args ...any) error {
 // pass re-computes the checksum, so a file changed since Open is caught.
 func (r *Reader) Next() (Record, error) {
 	if r.off >= r.end {
-		if r.off > r.end {
-			return Record{}, r.corrupt(r.end, "a record runs into the end record")
-		}
-		var t [9]byte
-		if _, err := io.ReadFull(r.buf, t[:]); err != nil {
-			return Record{}, fmt.Errorf("snapshot %s: read trailer: %w", r.path, err)
-		}
-		r.crc.Write(t[:])
-		if r.crc.Sum64() != r.want {
-			return Record{}, r.corrupt(-1, "the file changed while it was read")
-		}
-		return Record{}, io.EOF
+		return Record{}, r.trailer()
 	}
 	start := r.off
 	tag, err := r.byte()
@@ -211,6 +200,23 @@ func (r *Reader) Next() (Record, error) {
 		return Record{}, r.corrupt(start, "a record runs into the end record")
 	}
 	return rec, nil
+}
+
+// trailer reads the end record once every record has been read: io.EOF
+// when the whole file checks out.
+func (r *Reader) trailer() error {
+	if r.off > r.end {
+		return r.corrupt(r.end, "a record runs into the end record")
+	}
+	var t [9]byte
+	if _, err := io.ReadFull(r.buf, t[:]); err != nil {
+		return fmt.Errorf("snapshot %s: read trailer: %w", r.path, err)
+	}
+	r.crc.Write(t[:])
+	if r.crc.Sum64() != r.want {
+		return r.corrupt(-1, "the file changed while it was read")
+	}
+	return io.EOF
 }
 
 func (r *Reader) full(p []byte) error {

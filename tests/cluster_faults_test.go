@@ -3,8 +3,12 @@ package tests
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -102,5 +106,146 @@ func TestClusterIdleBus(t *testing.T) {
 		for _, id := range []string{"c", "b", "a"} {
 			compareReads(t, fmt.Sprintf("after 15 s idle, round %d, node %s", round, id), tc.nodes[id].c, rc)
 		}
+	}
+}
+
+// hungPeer stops a node with SIGSTOP (it keeps its sockets open and
+// answers nothing) until the returned function lets it go on.
+func hungPeer(t *testing.T, n *clusterNode) (resume func()) {
+	t.Helper()
+	pid := n.proc.cmd.Process.Pid
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatalf("SIGSTOP %s: %v", n.id, err)
+	}
+	var once sync.Once
+	resume = func() { once.Do(func() { syscall.Kill(pid, syscall.SIGCONT) }) }
+	t.Cleanup(resume)
+	return resume
+}
+
+// percentile returns the p-th percentile (0..1) of ds.
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(int(float64(len(s))*p), len(s)-1)]
+}
+
+// ackedWrite is a GEOADD a node answered without an error.
+type ackedWrite struct {
+	lon, lat float64
+}
+
+// TestClusterHungPeer (issue 12, defects 3 and 4): while one node is
+// SIGSTOPped, the healthy ones keep answering PING within 10 ms p99 and
+// searches within the fan-out timeout + 20 ms p99, and every GEOADD they
+// acknowledge is readable: a write that cannot be placed answers an
+// error, never 1.
+func TestClusterHungPeer(t *testing.T) {
+	const (
+		stopFor = 4 * time.Second
+		fanout  = 50 * time.Millisecond // the default
+	)
+	// A lease longer than the stop: the hung node keeps its shards, as a
+	// node stopped for less than the default 5 s lease does.
+	tc := startCluster(t, 3, "--cluster-lease-ttl", "10")
+	load(t, tc.nodes["a"].c, faultDrivers(3000))
+	healthy := []*redis.Client{tc.nodes["a"].c, tc.nodes["b"].c}
+	resume := hungPeer(t, tc.nodes["c"])
+	ctx, cancel := context.WithTimeout(context.Background(), stopFor)
+	defer cancel()
+
+	var (
+		mu       sync.Mutex
+		pings    []time.Duration
+		searches []time.Duration
+		acked    = map[string]ackedWrite{}
+		failed   int
+		wg       sync.WaitGroup
+	)
+	timed := func(out *[]time.Duration, f func() error) {
+		begin := time.Now()
+		err := f()
+		took := time.Since(begin)
+		mu.Lock()
+		defer mu.Unlock()
+		if err == nil {
+			*out = append(*out, took)
+		}
+	}
+	for i, c := range healthy {
+		wg.Add(6)
+		go func() { // PING, 1,000 at most
+			defer wg.Done()
+			for j := 0; j < 1000 && ctx.Err() == nil; j++ {
+				timed(&pings, func() error { return c.Ping(context.Background()).Err() })
+				time.Sleep(2 * time.Millisecond)
+			}
+		}()
+		go func() { // searches near Amsterdam, New York and worldwide, 500 at most
+			defer wg.Done()
+			for j := 0; j < 500 && ctx.Err() == nil; j++ {
+				q := &redis.GeoSearchQuery{Longitude: 4.9, Latitude: 52.37, Radius: 2, RadiusUnit: "km"}
+				switch j % 3 {
+				case 1:
+					q = &redis.GeoSearchQuery{Longitude: -73.99, Latitude: 40.72, Radius: 500, RadiusUnit: "km", Count: 10, Sort: "ASC"}
+				case 2: // every shard, the hung node's too
+					q = &redis.GeoSearchQuery{Longitude: 0, Latitude: 0, Radius: 20000, RadiusUnit: "km", Count: 5, Sort: "ASC"}
+				}
+				timed(&searches, func() error { return c.GeoSearch(context.Background(), "drivers", q).Err() })
+				time.Sleep(5 * time.Millisecond)
+			}
+		}()
+		for w := range 4 {
+			go func() { // writes all over the world, 2,000 at most
+				defer wg.Done()
+				rng := rand.New(rand.NewPCG(uint64(i), uint64(w)))
+				for j := 0; j < 2000 && ctx.Err() == nil; j++ {
+					name := fmt.Sprintf("hung:%d:%d:%d", i, w, rng.IntN(100))
+					w := ackedWrite{-179 + rng.Float64()*358, -80 + rng.Float64()*160}
+					wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
+					err := c.GeoAdd(wctx, "drivers", &redis.GeoLocation{Name: name, Longitude: w.lon, Latitude: w.lat}).Err()
+					wcancel()
+					mu.Lock()
+					if err == nil {
+						acked[name] = w
+					} else {
+						failed++
+						delete(acked, name) // its last known position is unknown now
+					}
+					mu.Unlock()
+				}
+			}()
+		}
+	}
+	wg.Wait()
+
+	// Still stopped: every acknowledged position reads back through
+	// either healthy node.
+	lost := 0
+	for name, w := range acked {
+		pos, err := healthy[len(name)%2].GeoPos(context.Background(), "drivers", name).Result()
+		if err != nil || len(pos) != 1 || pos[0] == nil ||
+			math.Abs(pos[0].Longitude-w.lon) > 1e-4 || math.Abs(pos[0].Latitude-w.lat) > 1e-4 {
+			lost++
+			if lost <= 5 {
+				t.Errorf("acknowledged %s at %.5f,%.5f; GEOPOS reads %v (%v)", name, w.lon, w.lat, pos, err)
+			}
+		}
+	}
+	resume()
+	p99, s99 := percentile(pings, 0.99), percentile(searches, 0.99)
+	t.Logf("node c stopped %v: %d pings p99 %v max %v; %d searches p99 %v max %v; %d writes acknowledged (%d lost), %d refused",
+		stopFor, len(pings), p99, percentile(pings, 1), len(searches), s99, percentile(searches, 1), len(acked), lost, failed)
+	if lost > 0 {
+		t.Errorf("%d of %d acknowledged writes lost", lost, len(acked))
+	}
+	if p99 > 10*time.Millisecond {
+		t.Errorf("PING p99 %v on healthy nodes while a peer hangs, want < 10ms", p99)
+	}
+	if s99 > fanout+20*time.Millisecond {
+		t.Errorf("search p99 %v on healthy nodes while a peer hangs, want < %v", s99, fanout+20*time.Millisecond)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"geoshard/resp"
 )
 
 const (
@@ -88,6 +90,29 @@ func TestDifferentialGeoshard(t *testing.T) {
 		for _, resp3 := range []bool{false, true} {
 			t.Run(streamName(seed, resp3), func(t *testing.T) {
 				runStream(t, seed, resp3, n, ref, []*serverProc{world, adv})
+			})
+		}
+	}
+}
+
+// TestDifferentialFineMap runs the streams on a map of about 1,600 small
+// areas, the kind of map issue 11 found searches slow on: replies must
+// still equal Redis's to the byte.
+func TestDifferentialFineMap(t *testing.T) {
+	ref := startRedis(t)
+	mapPath := filepath.Join(t.TempDir(), "fine.geojson")
+	if err := writeFineMap(mapPath, dataAreas); err != nil {
+		t.Fatal(err)
+	}
+	fine := startGeoshardPlain(t, "geoshard-fine", "--regions", mapPath, "--position-ttl", "0")
+	if n, err := strconv.Atoi(infoField(t, dialRaw(t, fine), "shards", "shards")); err != nil || n < 1500 {
+		t.Fatalf("the fine map has %d shards (%v)", n, err)
+	}
+	n := diffCommands(t, 3000)
+	for _, seed := range diffSeeds(t, 21, 22) {
+		for _, resp3 := range []bool{false, true} {
+			t.Run(streamName(seed, resp3), func(t *testing.T) {
+				runStream(t, seed, resp3, n, ref, []*serverProc{fine})
 			})
 		}
 	}
@@ -303,8 +328,8 @@ func sameReply(cmd []string, a, b []byte) bool {
 }
 
 func sameAsSet(a, b []byte) bool {
-	ha, ea, err1 := splitAggregate(a)
-	hb, eb, err2 := splitAggregate(b)
+	ha, ea, err1 := resp.SplitReply(a)
+	hb, eb, err2 := resp.SplitReply(b)
 	if err1 != nil || err2 != nil || !bytes.Equal(ha, hb) {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"testing"
 )
 
 // An adversarial region map: hundreds of small shards laid over exactly the
@@ -30,10 +31,11 @@ type gridSpec struct {
 	style                          mapStyle
 }
 
-// adversarialGrids returns the grids for the data areas. Boxes follow each
-// area's extent; Fiji is split at the antimeridian; the polar bands reach
-// the Web-Mercator limit exactly.
-func adversarialGrids(areas []area) []gridSpec {
+// adversarialGrids returns the grids for the data areas, each with scale
+// times the cells across and along. Boxes follow each area's extent; Fiji
+// is split at the antimeridian; the polar bands reach the Web-Mercator
+// limit exactly.
+func adversarialGrids(areas []area, scale int) []gridSpec {
 	style := map[string]struct {
 		nx, ny int
 		s      mapStyle
@@ -54,6 +56,7 @@ func adversarialGrids(areas []area) []gridSpec {
 		if !ok {
 			st.nx, st.ny, st.s = 4, 4, cellPerShard
 		}
+		st.nx, st.ny = st.nx*scale, st.ny*scale
 		loLat, hiLat := a.lat-a.halfLat, a.lat+a.halfLat
 		if a.name == "north" {
 			hiLat = maxLat
@@ -98,9 +101,9 @@ func rectRing(x0, y0, x1, y1 float64) ring { // counter-clockwise, closed
 	return ring{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}, {x0, y0}}
 }
 
-func adversarialFeatures(areas []area) []mapFeature {
+func adversarialFeatures(areas []area, scale int) []mapFeature {
 	var feats []mapFeature
-	for _, g := range adversarialGrids(areas) {
+	for _, g := range adversarialGrids(areas, scale) {
 		xs, ys := edges(g.minLon, g.maxLon, g.nx), edges(g.minLat, g.maxLat, g.ny)
 		shared := map[int]*mapFeature{}
 		var order []int
@@ -154,12 +157,12 @@ type gjGeometry struct {
 	Coordinates any    `json:"coordinates"`
 }
 
-func adversarialGeoJSON(areas []area) gjCollection {
+func adversarialGeoJSON(areas []area, scale int) gjCollection {
 	fc := gjCollection{
 		Type:       "FeatureCollection",
 		Properties: map[string]any{"margin": adversarialMargin},
 	}
-	for _, f := range adversarialFeatures(areas) {
+	for _, f := range adversarialFeatures(areas, scale) {
 		geom := gjGeometry{Type: "Polygon", Coordinates: []ring{f.polys[0]}}
 		if len(f.polys) > 1 {
 			mp := make([][]ring, len(f.polys))
@@ -179,7 +182,18 @@ func adversarialGeoJSON(areas []area) gjCollection {
 
 // writeAdversarialMap writes the map for areas to path.
 func writeAdversarialMap(path string, areas []area) error {
-	b, err := json.MarshalIndent(adversarialGeoJSON(areas), "", " ")
+	return writeScaledMap(path, areas, 1)
+}
+
+// writeFineMap writes the adversarial map with every grid twice as fine:
+// about 1,600 areas of a few kilometres over several metros, thin strips
+// at the antimeridian and near the poles (issue 11's 1,541-area map).
+func writeFineMap(path string, areas []area) error {
+	return writeScaledMap(path, areas, 2)
+}
+
+func writeScaledMap(path string, areas []area, scale int) error {
+	b, err := json.MarshalIndent(adversarialGeoJSON(areas, scale), "", " ")
 	if err != nil {
 		return fmt.Errorf("encoding adversarial map: %w", err)
 	}
@@ -187,4 +201,16 @@ func writeAdversarialMap(path string, areas []area) error {
 		return fmt.Errorf("writing adversarial map: %w", err)
 	}
 	return nil
+}
+
+// TestWriteFineMap writes the fine map to $GEOSHARD_FINE_MAP, for the load
+// measurements of docs/BENCHMARKS.md; without it, it does nothing.
+func TestWriteFineMap(t *testing.T) {
+	path := os.Getenv("GEOSHARD_FINE_MAP")
+	if path == "" {
+		t.Skip("GEOSHARD_FINE_MAP names no file")
+	}
+	if err := writeFineMap(path, dataAreas); err != nil {
+		t.Fatal(err)
+	}
 }

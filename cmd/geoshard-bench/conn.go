@@ -18,6 +18,7 @@ type client struct {
 	conn    net.Conn
 	r       *bufio.Reader
 	wbuf    []byte
+	rbuf    []byte // the last reply's bytes, reused for the next
 	timeout time.Duration
 	// deadline is refreshed at most once a second rather than per request:
 	// setting it costs a timer operation, and the loop is timing requests.
@@ -80,7 +81,8 @@ func (c *client) send(cmds []byte) error {
 }
 
 func (c *client) receive(capture bool) (reply, error) {
-	rep, err := readReply(c.r, capture)
+	rep, rbuf, err := readReply(c.r, c.rbuf, capture)
+	c.rbuf = rbuf
 	if err != nil {
 		return rep, fmt.Errorf("reply from %s: %w", c.addr, err)
 	}
@@ -117,12 +119,13 @@ func (c *client) command(args ...string) (reply, error) {
 type serverInfo struct {
 	cpuSeconds float64 // used_cpu_sys + used_cpu_user
 	usedMemory int64
+	rss        int64 // used_memory_rss: what the operator pays for
 }
 
 // info reads INFO cpu and INFO memory. A server that lacks them is not an
 // error: the report shows n/a for what could not be measured.
 func (c *client) info() (serverInfo, error) {
-	si := serverInfo{cpuSeconds: -1, usedMemory: -1}
+	si := serverInfo{cpuSeconds: -1, usedMemory: -1, rss: -1}
 	rep, err := c.command("INFO", "cpu")
 	if err != nil {
 		return si, err
@@ -137,8 +140,12 @@ func (c *client) info() (serverInfo, error) {
 	if err != nil {
 		return si, err
 	}
-	if v, ok := parseIntField(parseInfo(rep.str), "used_memory"); ok {
+	mem := parseInfo(rep.str)
+	if v, ok := parseIntField(mem, "used_memory"); ok {
 		si.usedMemory = v
+	}
+	if v, ok := parseIntField(mem, "used_memory_rss"); ok {
+		si.rss = v
 	}
 	return si, nil
 }

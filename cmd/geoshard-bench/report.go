@@ -53,6 +53,8 @@ type targetResult struct {
 	UsedMemoryBefore int64   `json:"used_memory_before,omitempty"`
 	UsedMemory       int64   `json:"used_memory,omitempty"`
 	BytesPerDriver   float64 `json:"bytes_per_driver,omitempty"`
+	RSS              int64   `json:"rss,omitempty"`            // used_memory_rss at the phase's end
+	RSSPerDriver     float64 `json:"rss_per_driver,omitempty"` // its growth since before the load, per member
 }
 
 func newReport(cfg *config) *report {
@@ -155,8 +157,39 @@ func (r *report) printMemory(w io.Writer) {
 				ratio(b.BytesPerDriver, a.BytesPerDriver))
 		}
 		_ = tw.Flush()
+		r.printRSS(w)
 		return // one load per run is what the tool is for; show the first
 	}
+}
+
+// printRSS shows RSS growth per driver at the end of every phase from the
+// load on: the load's garbage and each phase's own stay in RSS until the
+// runtime gives pages back.
+func (r *report) printRSS(w io.Writer) {
+	fmt.Fprintln(w, "\nRSS growth per driver since before the load, at the end of each phase:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "phase\t")
+	for _, t := range r.Targets {
+		fmt.Fprintf(tw, "%s\t", t)
+	}
+	if len(r.Targets) == 2 {
+		fmt.Fprint(tw, "B/A\t")
+	}
+	fmt.Fprintln(tw)
+	for _, ph := range r.Phases {
+		if len(ph.Results) == 0 || ph.Results[0].RSSPerDriver == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t", ph.Phase)
+		for _, res := range ph.Results {
+			fmt.Fprintf(tw, "%s (%s)\t", fmtNum(res.RSSPerDriver), fmtBytes(res.RSS))
+		}
+		if len(ph.Results) == 2 {
+			fmt.Fprintf(tw, "%s\t", ratio(ph.Results[1].RSSPerDriver, ph.Results[0].RSSPerDriver))
+		}
+		fmt.Fprintln(tw)
+	}
+	_ = tw.Flush()
 }
 
 func (r *report) printCommands(w io.Writer) {

@@ -2,39 +2,29 @@ package main
 
 import (
 	"bufio"
-	"errors"
-	"fmt"
-	"io"
 	"strconv"
+
+	"github.com/tidwall/redcon"
+
+	"geoshard/resp"
 )
 
 // The tool speaks RESP itself instead of using go-redis: a load generator
 // shares the 2-core machine with the server it measures, so every
 // microsecond of client CPU per request is taken from the server. Commands
-// are appended into one reused buffer, and replies are walked without
-// building values: only their shape (array length, error text) is kept.
+// are appended into one reused buffer, and replies are read into another
+// (resp.ReadReply) and never decoded: only their shape (array length,
+// error text) is kept.
 
-func appendArrayHeader(b []byte, n int) []byte {
-	b = append(b, '*')
-	b = strconv.AppendInt(b, int64(n), 10)
-	return append(b, '\r', '\n')
-}
+// The request framing is github.com/tidwall/redcon's appenders (the part
+// of redcon this project uses: its server side is not Redis's protocol to
+// the byte, see the README's dependencies).
 
-func appendBulk(b []byte, s string) []byte {
-	b = append(b, '$')
-	b = strconv.AppendInt(b, int64(len(s)), 10)
-	b = append(b, '\r', '\n')
-	b = append(b, s...)
-	return append(b, '\r', '\n')
-}
+func appendArrayHeader(b []byte, n int) []byte { return redcon.AppendArray(b, n) }
 
-func appendBulkBytes(b, s []byte) []byte {
-	b = append(b, '$')
-	b = strconv.AppendInt(b, int64(len(s)), 10)
-	b = append(b, '\r', '\n')
-	b = append(b, s...)
-	return append(b, '\r', '\n')
-}
+func appendBulk(b []byte, s string) []byte { return redcon.AppendBulkString(b, s) }
+
+func appendBulkBytes(b, s []byte) []byte { return redcon.AppendBulk(b, s) }
 
 // appendBulkCoord writes a coordinate with 6 decimals (about 0.1 m), the
 // precision a GPS ping carries.
@@ -70,8 +60,9 @@ func appendCommand(b []byte, args ...string) []byte {
 	return b
 }
 
-// reply is the shape of one server reply. Nested elements are skipped, not
-// kept; a top-level string is kept only when the caller asks for it.
+// reply is the shape of one server reply: its type, and for an aggregate
+// its length, not its elements; a top-level string is kept only when the
+// caller asks for it.
 type reply struct {
 	kind byte   // RESP type byte: '+', '-', ':', '$', '*', or a RESP3 type
 	n    int64  // array/map length, integer value, bulk length; -1 for null
@@ -80,115 +71,82 @@ type reply struct {
 
 func (r reply) isError() bool { return r.kind == '-' || r.kind == '!' }
 
-// maxNesting bounds recursion over nested replies; GEOSEARCH WITHDIST
-// WITHCOORD nests three deep, nothing the tool sends nests more than that.
-const maxNesting = 16
-
-// readReply reads one full reply. With capture, a top-level simple or bulk
-// string is returned in str (INFO needs it); errors always are.
-func readReply(r *bufio.Reader, capture bool) (reply, error) {
-	return readValue(r, capture, 0)
+// readReply reads one full reply into buf (the caller's, reused from call
+// to call so the hot loop does not allocate) and returns its shape and
+// the buffer. With capture, a top-level simple or bulk string is returned
+// in str (INFO needs it); errors always are.
+func readReply(r *bufio.Reader, buf []byte, capture bool) (reply, []byte, error) {
+	raw, err := resp.ReadReply(r, buf[:0])
+	if err != nil {
+		return reply{}, raw, err
+	}
+	return shapeOf(raw, capture), raw, nil
 }
 
-func readValue(r *bufio.Reader, capture bool, depth int) (reply, error) {
-	if depth > maxNesting {
-		return reply{}, errors.New("resp: reply nested too deep")
+// shapeOf reads the shape of a reply from its bytes, which ReadReply has
+// checked: the type line says all but a string's value.
+func shapeOf(raw []byte, capture bool) reply {
+	if raw[0] == '|' {
+		return shapeOfValue(raw) // attributes are rare: decode it all
 	}
-	line, err := readLine(r)
-	if err != nil {
-		return reply{}, err
+	eol := 1
+	for raw[eol] != '\r' { // ReadReply checked there is a CRLF
+		eol++
 	}
-	if len(line) == 0 {
-		return reply{}, errors.New("resp: empty reply line")
-	}
-	rep := reply{kind: line[0]}
-	body := line[1:]
+	rep := reply{kind: raw[0]}
+	body := raw[1:eol]
 	switch rep.kind {
 	case '+', '-', ',', '#', '(':
 		if capture || rep.kind == '-' {
 			rep.str = string(body)
 		}
-		return rep, nil
 	case '_':
 		rep.n = -1
-		return rep, nil
-	case ':':
-		rep.n, err = parseInt(body)
-		return rep, err
-	case '$', '=', '!':
-		if rep.n, err = parseInt(body); err != nil || rep.n < 0 {
-			return rep, err
+	case ':', '$', '=', '!', '*', '~', '>', '%':
+		rep.n = parseInt(body)
+		if rep.n > 0 && (capture || rep.kind == '!') && (rep.kind == '$' || rep.kind == '=' || rep.kind == '!') {
+			rep.str = string(raw[eol+2 : len(raw)-2])
 		}
-		if capture || rep.kind == '!' {
-			buf := make([]byte, rep.n+2)
-			if _, err := io.ReadFull(r, buf); err != nil {
-				return rep, fmt.Errorf("resp: reading %d-byte string: %w", rep.n, err)
-			}
-			rep.str = string(buf[:rep.n])
-			return rep, nil
-		}
-		if _, err := r.Discard(int(rep.n) + 2); err != nil {
-			return rep, fmt.Errorf("resp: skipping %d-byte string: %w", rep.n, err)
-		}
-		return rep, nil
-	case '*', '~', '>', '%', '|':
-		if rep.n, err = parseInt(body); err != nil || rep.n < 0 {
-			return rep, err
-		}
-		elems := rep.n
-		if rep.kind == '%' || rep.kind == '|' {
-			elems *= 2
-		}
-		for range elems {
-			if _, err := readValue(r, false, depth+1); err != nil {
-				return rep, err
-			}
-		}
-		if rep.kind == '|' { // attributes precede the real reply
-			return readValue(r, capture, depth)
-		}
-		return rep, nil
-	default:
-		return rep, fmt.Errorf("resp: unknown reply type %q", rep.kind)
 	}
+	return rep
 }
 
-// readLine returns one line without its CRLF. The slice points into the
-// reader's buffer and is valid until the next read.
-func readLine(r *bufio.Reader) ([]byte, error) {
-	line, err := r.ReadSlice('\n')
+// shapeOfValue is shapeOf by way of the decoded reply, for a reply behind
+// an attribute.
+func shapeOfValue(raw []byte) reply {
+	v, err := resp.ParseReply(raw)
 	if err != nil {
-		if errors.Is(err, bufio.ErrBufferFull) {
-			return nil, errors.New("resp: reply line too long")
-		}
-		return nil, err
+		return reply{kind: '-', str: err.Error()}
 	}
-	if len(line) < 2 || line[len(line)-2] != '\r' {
-		return nil, fmt.Errorf("resp: line %q not terminated by CRLF", line)
+	switch v := v.(type) {
+	case resp.ReplyError:
+		return reply{kind: '-', str: string(v)}
+	case string:
+		return reply{kind: '$', n: int64(len(v)), str: v}
+	case int64:
+		return reply{kind: ':', n: v}
+	case []any:
+		return reply{kind: '*', n: int64(len(v))}
+	case []resp.KV:
+		return reply{kind: '%', n: int64(len(v))}
+	case nil:
+		return reply{kind: '_', n: -1}
 	}
-	return line[:len(line)-2], nil
+	return reply{kind: '+'}
 }
 
-func parseInt(b []byte) (int64, error) {
-	if len(b) == 0 || len(b) > 19 {
-		return 0, fmt.Errorf("resp: bad integer %q", b)
-	}
-	neg := b[0] == '-'
-	if neg {
+// parseInt reads a length or integer that ReadReply has already checked.
+func parseInt(b []byte) int64 {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg || (len(b) > 0 && b[0] == '+') {
 		b = b[1:]
-		if len(b) == 0 {
-			return 0, errors.New("resp: bad integer \"-\"")
-		}
 	}
 	var n int64
 	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, fmt.Errorf("resp: bad integer %q", b)
-		}
 		n = n*10 + int64(c-'0')
 	}
 	if neg {
 		n = -n
 	}
-	return n, nil
+	return n
 }

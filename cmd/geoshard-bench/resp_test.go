@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -31,11 +32,14 @@ func TestReadReply(t *testing.T) {
 		{"no CR", "+OK\n", false, reply{}, true},
 		{"bad integer", ":12a\r\n", false, reply{}, true},
 		{"unknown type", "?x\r\n", false, reply{}, true},
-		{"too deep", strings.Repeat("*1\r\n", maxNesting+2) + ":1\r\n", false, reply{}, true},
+		{"too deep", strings.Repeat("*1\r\n", 40) + ":1\r\n", false, reply{}, true},
+		{"attribute", "|1\r\n+ttl\r\n:3600\r\n*2\r\n:1\r\n:2\r\n", false, reply{kind: '*', n: 2}, false},
+		{"blob error", "!10\r\nSYNTAX bad\r\n", false, reply{kind: '!', n: 10, str: "SYNTAX bad"}, false},
+		{"bulk with CRLF inside", "$4\r\na\r\nb\r\n", true, reply{kind: '$', n: 4, str: "a\r\nb"}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := readReply(bufio.NewReader(strings.NewReader(tc.in)), tc.capture)
+			got, _, err := readReply(bufio.NewReader(strings.NewReader(tc.in)), nil, tc.capture)
 			if tc.wantErr {
 				if err == nil {
 					t.Fatalf("want error, got %+v", got)
@@ -69,5 +73,46 @@ func TestAppendCommands(t *testing.T) {
 		if string(tc.got) != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.name, tc.got, tc.want)
 		}
+	}
+}
+
+// BenchmarkReadReply reads the replies of the tool's three phases (GEOADD,
+// nearest-10 WITHDIST, a wide search of 500 members) through one reused
+// buffer, as the load loop does.
+func BenchmarkReadReply(b *testing.B) {
+	var knn, wide []byte
+	knn = append(knn, "*10\r\n"...)
+	for i := range 10 {
+		knn = append(knn, "*2\r\n"...)
+		knn = appendBulkMember(knn, 100000+i)
+		knn = appendBulk(knn, "0.1234")
+	}
+	wide = append(wide, "*500\r\n"...)
+	for i := range 500 {
+		wide = appendBulkMember(wide, 100000+i)
+	}
+	for _, bc := range []struct {
+		name  string
+		reply []byte
+	}{{"geoadd", []byte(":1\r\n")}, {"knn", knn}, {"wide", wide}} {
+		b.Run(bc.name, func(b *testing.B) {
+			stream := bytes.Repeat(bc.reply, 1000)
+			rd := bytes.NewReader(stream)
+			br := bufio.NewReaderSize(rd, 64<<10)
+			var buf []byte
+			b.SetBytes(int64(len(bc.reply)))
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if i%1000 == 0 {
+					rd.Reset(stream)
+					br.Reset(rd)
+				}
+				rep, nbuf, err := readReply(br, buf, false)
+				buf = nbuf
+				if err != nil || rep.n < 0 {
+					b.Fatal(rep, err)
+				}
+			}
+		})
 	}
 }

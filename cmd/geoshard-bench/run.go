@@ -17,6 +17,9 @@ type target struct {
 	clients []*client
 	control *client // INFO, DEL, ZCARD: kept off the measured connections
 	fleet   *fleet
+	// rssBase is the server's RSS before the last load and members what it
+	// held after it: every later phase reports RSS growth per member.
+	rssBase, members int64
 }
 
 func (t *target) String() string { return t.label + " " + t.name }
@@ -49,7 +52,7 @@ func run(ctx context.Context, cfg config, out, progress io.Writer) (*report, err
 		if err != nil {
 			return nil, err
 		}
-		t := &target{label: string(rune('A' + i)), name: name, addr: addr, fleet: fleet}
+		t := &target{label: string(rune('A' + i)), name: name, addr: addr, fleet: fleet, rssBase: -1}
 		if i > 0 {
 			t.fleet = fleet.clone() // each target's drivers wander on their own
 		}
@@ -78,6 +81,7 @@ func run(ctx context.Context, cfg config, out, progress io.Writer) (*report, err
 		if err != nil {
 			return rep, err
 		}
+		recordRSS(targets, &pr)
 		rep.Phases = append(rep.Phases, pr)
 		if ctx.Err() != nil {
 			// Show what was measured so far; the last phase is partial.
@@ -182,9 +186,9 @@ func runLoadPhase(ctx context.Context, cfg *config, targets []*target, ph phaseS
 		if _, err := t.control.command("DEL", cfg.key); err != nil {
 			return phaseReport{}, fmt.Errorf("target %s: emptying %s before load: %w", t, cfg.key, err)
 		}
-		memBefore[i] = -1
+		memBefore[i], t.rssBase = -1, -1
 		if si, err := t.control.info(); err == nil {
-			memBefore[i] = si.usedMemory
+			memBefore[i], t.rssBase = si.usedMemory, si.rss
 		}
 	}
 	n := cfg.drivers
@@ -208,7 +212,7 @@ func runLoadPhase(ctx context.Context, cfg *config, targets []*target, ph phaseS
 		if err != nil {
 			return pr, fmt.Errorf("target %s: ZCARD after load: %w", t, err)
 		}
-		res.Members = rep.n
+		res.Members, t.members = rep.n, rep.n
 		if rep.n != int64(n) {
 			res.FirstError = fmt.Sprintf("ZCARD %s = %d after loading %d drivers", cfg.key, rep.n, n)
 			res.Errors++
@@ -225,6 +229,24 @@ func runLoadPhase(ctx context.Context, cfg *config, targets []*target, ph phaseS
 			t, res.Ops, res.Seconds, res.OpsPerSecOverall, res.Members, res.UsedMemory)
 	}
 	return pr, nil
+}
+
+// recordRSS reads every target's RSS at the end of a phase and its growth
+// per member since before the load: Go's heap grows past its live data
+// between collections, so RSS after updates is the figure that counts.
+func recordRSS(targets []*target, pr *phaseReport) {
+	for i, t := range targets {
+		res := &pr.Results[i]
+		res.RSS, res.RSSPerDriver = -1, -1
+		si, err := t.control.info()
+		if err != nil || si.rss < 0 {
+			continue
+		}
+		res.RSS = si.rss
+		if t.rssBase >= 0 && t.members > 0 {
+			res.RSSPerDriver = float64(si.rss-t.rssBase) / float64(t.members)
+		}
+	}
 }
 
 func rate(ops uint64, d time.Duration) float64 {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"geoshard/internal/redistest"
+	"geoshard/resp"
 )
 
 // startRedis runs a throwaway redis-server until the test ends and
@@ -139,26 +140,29 @@ func TestRefusesNonLoopback(t *testing.T) {
 	}
 }
 
-// geopos reads one member's position with the tool's own RESP reader.
+// geopos reads one member's position through the tool's connection.
 func geopos(c *client, key, member string) ([2]float64, error) {
 	var pos [2]float64
 	if err := c.send(appendCommand(c.buf(), "GEOPOS", key, member)); err != nil {
 		return pos, err
 	}
-	// *1 *2 $lon $lat: read the headers by hand to capture the strings.
-	for _, want := range []string{"*1", "*2"} {
-		line, err := readLine(c.r)
-		if err != nil || string(line) != want {
-			return pos, fmt.Errorf("GEOPOS %s %s: got %q, want %q (%v)", key, member, line, want, err)
-		}
+	raw, err := resp.ReadReply(c.r, nil)
+	if err != nil {
+		return pos, err
+	}
+	v, err := resp.ParseReply(raw)
+	outer, ok := v.([]any)
+	if err != nil || !ok || len(outer) != 1 {
+		return pos, fmt.Errorf("GEOPOS %s %s: got %q (%v)", key, member, raw, err)
+	}
+	inner, ok := outer[0].([]any)
+	if !ok || len(inner) != 2 {
+		return pos, fmt.Errorf("GEOPOS %s %s: got %q", key, member, raw)
 	}
 	for i := range pos {
-		rep, err := c.receive(true)
-		if err != nil {
-			return pos, err
-		}
-		if pos[i], err = strconv.ParseFloat(rep.str, 64); err != nil {
-			return pos, err
+		s, _ := inner[i].(string)
+		if pos[i], err = strconv.ParseFloat(s, 64); err != nil {
+			return pos, fmt.Errorf("GEOPOS %s %s: got %q: %w", key, member, raw, err)
 		}
 	}
 	return pos, nil

@@ -1,11 +1,8 @@
-// Command geoshard-plan judges and proposes region maps offline.
-//
-//	geoshard-plan report  --pings p.csv --searches s.csv --map a.geojson [--map b.geojson ...]
-//	geoshard-plan propose --pings p.csv --searches s.csv --shards N --out map.geojson [--svg map.svg] [--png map.png]
-//	geoshard-plan synth   --out dir
+// Command geoshard-plan judges and proposes region maps offline; see
+// the usage text below and docs/BORDERS.md.
 //
 // Workload files are CSV with a header line: pings "time,id,lon,lat" and
-// searches "time,lon,lat,radius_m", time in seconds (see docs/BORDERS.md).
+// searches "time,lon,lat,radius_m[,count]", time in seconds or RFC 3339.
 package main
 
 import (
@@ -28,8 +25,16 @@ func main() {
 
 const usage = `usage:
   geoshard-plan report  --pings p.csv --searches s.csv --map a.geojson [--map b.geojson ...] [--svg-dir dir]
-  geoshard-plan propose --pings p.csv --searches s.csv --shards N --out map.geojson [--svg map.svg] [--png map.png]
+  geoshard-plan propose --pings p.csv --searches s.csv --shards N --out map.geojson
+                        [--svg map.svg] [--png map.png] [--naive-out grid.geojson]
+                        [--cell 250] [--margin 200] [--tolerance 0.5] [--shape rect|follow]
+                        [--current map.geojson [--split SHARD]]
   geoshard-plan synth   --out dir [--drivers 300] [--duration 20m] [--searches-per-sec 2] [--seed 1]
+
+Workload CSVs: pings "time,id,lon,lat", searches "time,lon,lat,radius_m" (COUNT 10)
+or "time,lon,lat,radius_m,count" (0: no COUNT); time in seconds or RFC 3339.
+propose compares its map with the equal grid of as many shards and says where it loses;
+--current counts the drivers a switch would move; --split refines one shard of --current.
 `
 
 func run(args []string, stdout, stderr io.Writer) error {

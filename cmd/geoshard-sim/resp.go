@@ -2,12 +2,11 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
-	"io"
 	"net"
-	"strconv"
 	"time"
+
+	"geoshard/resp"
 )
 
 // conn is a minimal RESP2 client: enough to pipeline commands and read
@@ -17,12 +16,8 @@ type conn struct {
 	r       *bufio.Reader
 	w       *bufio.Writer
 	timeout time.Duration
+	rbuf    []byte // the last reply's bytes, reused for the next
 }
-
-// errReply is an error the server sent (a "-ERR ..." line).
-type errReply string
-
-func (e errReply) Error() string { return string(e) }
 
 func dial(addr string, timeout time.Duration) (*conn, error) {
 	c, err := net.DialTimeout("tcp", addr, timeout)
@@ -56,63 +51,15 @@ func (c *conn) do(args ...string) (any, error) {
 	return c.read()
 }
 
-// maxReply bounds what one reply may allocate.
-const maxReply = 64 << 20
-
-// read reads one reply: string, int64, []any, nil, or an errReply value
-// (returned as the value, so a pipeline can go on reading).
+// read reads one reply and decodes it (resp.ParseReply): string, int64,
+// []any, nil, or a resp.ReplyError value (returned as the value, so a
+// pipeline can go on reading).
 func (c *conn) read() (any, error) {
 	c.c.SetDeadline(time.Now().Add(c.timeout))
-	return c.readDepth(0)
-}
-
-func (c *conn) readDepth(depth int) (any, error) {
-	if depth > 8 {
-		return nil, errors.New("reply nested too deep")
-	}
-	line, err := c.r.ReadString('\n')
+	raw, err := resp.ReadReply(c.r, c.rbuf[:0])
+	c.rbuf = raw
 	if err != nil {
 		return nil, err
 	}
-	if len(line) < 3 || line[len(line)-2] != '\r' {
-		return nil, fmt.Errorf("malformed reply line %q", line)
-	}
-	body := line[1 : len(line)-2]
-	switch line[0] {
-	case '+':
-		return body, nil
-	case '-':
-		return errReply(body), nil
-	case ':':
-		return strconv.ParseInt(body, 10, 64)
-	case '$':
-		n, err := strconv.Atoi(body)
-		if err != nil || n > maxReply {
-			return nil, fmt.Errorf("bad bulk length %q", body)
-		}
-		if n < 0 {
-			return nil, nil
-		}
-		buf := make([]byte, n+2)
-		if _, err := io.ReadFull(c.r, buf); err != nil {
-			return nil, err
-		}
-		return string(buf[:n]), nil
-	case '*':
-		n, err := strconv.Atoi(body)
-		if err != nil || n > maxReply {
-			return nil, fmt.Errorf("bad array length %q", body)
-		}
-		if n < 0 {
-			return nil, nil
-		}
-		out := make([]any, n)
-		for i := range out {
-			if out[i], err = c.readDepth(depth + 1); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("unknown reply type %q", line[0])
+	return resp.ParseReply(raw)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"geoshard/plan"
+	"geoshard/resp"
 )
 
 // config is one simulation run.
@@ -25,6 +26,10 @@ type config struct {
 	Seed           uint64
 	Progress       time.Duration // how often to print the progress line
 	Live           bool          // redraw one line (a terminal) instead of printing lines
+
+	// Replay of recorded files instead of the synthetic city.
+	PingsFile, SearchesFile string
+	SpeedSet                bool // -speed was given: pace the replay
 }
 
 func (c *config) check() error {
@@ -174,7 +179,7 @@ func pipeline(c *conn, n int, sum *summary) error {
 		if err != nil {
 			return err
 		}
-		if e, ok := v.(errReply); ok {
+		if e, ok := v.(resp.ReplyError); ok {
 			if sum.Errors++; sum.Errors == 1 {
 				return fmt.Errorf("server replied %q", string(e))
 			}
@@ -239,7 +244,7 @@ func (p *progress) finish(sum *summary) {
 	sort.Strings(names)
 	for _, n := range names {
 		b, was := sum.End.borders[n], sum.Start.borders[n]
-		fmt.Fprintf(p.out, "  border %s: handoffs %d, flaps suppressed %d, searches %d\n", n,
+		fmt.Fprintf(p.out, "  border %s: handoffs %d, flaps suppressed %d, searches %d\n", borderName(n, sum.End.shards),
 			b["handoffs"]-was["handoffs"], b["flaps_suppressed"]-was["flaps_suppressed"], b["searches"]-was["searches"])
 	}
 }

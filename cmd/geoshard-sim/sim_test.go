@@ -4,28 +4,53 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"geoshard/plan"
 )
 
-// startServer builds and starts a real geoshard on a free loopback port
-// with the given region map, and returns its address.
+// serverBin is the geoshard binary the tests start, built once.
+var serverBin struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if serverBin.dir != "" {
+		os.RemoveAll(serverBin.dir)
+	}
+	os.Exit(code)
+}
+
+// startServer builds (once) and starts a real geoshard on a free loopback
+// port with the given region map, and returns its address.
 func startServer(t *testing.T, regions []byte) string {
 	t.Helper()
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "geoshard")
-	args := append([]string{"build"}, buildFlags...)
-	build := exec.Command("go", append(args, "-o", bin, "geoshard/cmd/geoshard")...)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building geoshard: %v\n%s", err, out)
+	serverBin.once.Do(func() {
+		if serverBin.dir, serverBin.err = os.MkdirTemp("", "geoshard-sim-test"); serverBin.err != nil {
+			return
+		}
+		args := append([]string{"build"}, buildFlags...)
+		build := exec.Command("go", append(args, "-o", filepath.Join(serverBin.dir, "geoshard"), "geoshard/cmd/geoshard")...)
+		if out, err := build.CombinedOutput(); err != nil {
+			serverBin.err = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if serverBin.err != nil {
+		t.Fatalf("building geoshard: %v", serverBin.err)
 	}
+	bin := filepath.Join(serverBin.dir, "geoshard")
+	dir := t.TempDir()
 	mapFile := filepath.Join(dir, "regions.geojson")
 	if err := os.WriteFile(mapFile, regions, 0o644); err != nil {
 		t.Fatal(err)
@@ -103,8 +128,85 @@ func TestSimAgainstServer(t *testing.T) {
 	if lines < 2 {
 		t.Errorf("%d progress lines in 3 s, want at least 2", lines)
 	}
-	if !strings.Contains(out.String(), "border cell-0-0_cell-1-0:") {
+	if !strings.Contains(out.String(), "border cell-0-0|cell-1-0:") {
 		t.Errorf("no per-border summary:\n%s", out.String())
+	}
+}
+
+// TestReplayMatchesPlanner replays one recorded workload, searches with
+// and without COUNT, against a real server and through the planner: the
+// server's counters and the planner's figures must agree within 5 %.
+func TestReplayMatchesPlanner(t *testing.T) {
+	metro := plan.DefaultMetro()
+	grid, err := plan.NaiveGrid(metro.Bounds(), 4, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := metro.Synthesize(plan.SynthConfig{Drivers: 150, Duration: 240, SearchesPerSec: 4, Seed: 3})
+	for i := range w.Searches {
+		if i%3 == 0 {
+			w.Searches[i].Count = -1 // every driver in the radius
+		}
+	}
+	dir := t.TempDir()
+	pings, searches := filepath.Join(dir, "pings.csv"), filepath.Join(dir, "searches.csv")
+	for path, write := range map[string]func(*os.File) error{
+		pings:    func(f *os.File) error { return plan.WritePings(f, w.Pings) },
+		searches: func(f *os.File) error { return plan.WriteSearches(f, w.Searches) },
+	} {
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := write(f); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	addr := startServer(t, grid.GeoJSON())
+	cfg, err := parseFlags([]string{"-addr", addr, "-pings", pings, "-searches-file", searches})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := runReplay(ctx, cfg, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	// The planner reads the same files.
+	read, err := plan.ReadWorkload(pings, searches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := plan.Replay("grid", grid, read)
+	conn, err := dial(addr, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	in, err := infoReader(conn)()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := in.totals()
+	for _, c := range []struct {
+		name            string
+		server, planner int64
+	}{
+		{"searches counted", got.searches, rep.Searches},
+		{"searches that fanned out", got.fanOut, rep.FanOut},
+		{"handoffs", got.handoffs, rep.Handoffs},
+		{"flaps suppressed", got.flaps, rep.FlapsSuppressed},
+		{"writes", got.writes, int64(rep.Pings)},
+	} {
+		t.Logf("%s: server %d, planner %d", c.name, c.server, c.planner)
+		if c.planner == 0 || math.Abs(float64(c.server-c.planner)) > 0.05*float64(c.planner) {
+			t.Errorf("%s: server %d, planner %d: more than 5 %% apart", c.name, c.server, c.planner)
+		}
+	}
+	if !strings.Contains(out.String(), "border cell-0-0|cell-1-0:") {
+		t.Errorf("replay summary lacks the border figures:\n%s", out.String())
 	}
 }
 

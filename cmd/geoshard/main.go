@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"geoshard/server"
@@ -23,6 +24,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "geoshard:", err)
 		os.Exit(2)
 	}
+	// The collector's pace is the process's, so main sets it, not the
+	// server (tests run many servers in one process).
+	debug.SetGCPercent(opts.GCPercent)
 	log := server.NewLogger(os.Stderr, opts)
 	slog.SetDefault(log) // what packages without a logger of their own report goes the same way
 	srv, err := server.New(opts, log)

@@ -1,0 +1,119 @@
+package router
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"geoshard/geo"
+	"geoshard/shard"
+)
+
+// On a generated map of 10,000 areas, searches of every size, up to one
+// over the whole world, equal a brute-force scan; they count only the
+// borders between the shards they asked, and counting leaves memory where
+// the map put it (issue 11; issue 15 #10: a world-wide search on 5,001
+// areas used to leave half a gigabyte of per-pair border entries).
+func TestTenThousandAreas(t *testing.T) {
+	m := shard.GridMap(-10, 35, 30, 60, 100, 100, 200)
+	if m.Len() != 10_001 {
+		t.Fatalf("%d shards", m.Len())
+	}
+	r := New(Config{Regions: m})
+	rng := rand.New(rand.NewPCG(11, 1))
+	var pts []point
+	for i := range 2000 {
+		lon, lat := -12+rng.Float64()*44, 33+rng.Float64()*29 // some outside the grid
+		if i%100 == 0 {
+			lon, lat = 150*rng.Float64(), -60+rng.Float64()*80 // the catch-all
+		}
+		p := point{fmt.Sprintf("m%d", i), geo.Encode(lon, lat)}
+		pts = append(pts, p)
+		r.Add(drivers, p.member, p.score, AddFlags{})
+	}
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	shapes := []geo.Shape{
+		{Radius: 2, Unit: 1000}, {Radius: 50, Unit: 1000}, {Radius: 500, Unit: 1000}, {Radius: 5000, Unit: 1000},
+		{Box: true, Width: 40000, Height: 20000, Unit: 1000}, // the world
+	}
+	for _, shape := range shapes {
+		for i := range 5 {
+			lon, lat := -10+rng.Float64()*40, 35+rng.Float64()*25
+			q := geo.NewSearch(lon, lat, shape)
+			res := r.Search(drivers, q, 0)
+			got := make([]string, len(res.Hits))
+			for j, h := range res.Hits {
+				got[j] = h.Member
+			}
+			if want := bruteForce(pts, q); !slices.Equal(got, want) || res.Degraded {
+				t.Fatalf("%+v at %v,%v (search %d): %d hits (degraded %v), want %d", shape, lon, lat, i, len(got), res.Degraded, len(want))
+			}
+		}
+	}
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 32<<20 {
+		t.Errorf("searches left %d MB more heap", grew>>20)
+	}
+	if n, most := len(r.Stats().Borders()), m.Borders(); n > most {
+		t.Errorf("%d borders with counters, the map has %d", n, most)
+	}
+	// A world-wide search asks every shard: each border once.
+	west, _ := m.Lookup("cell-0-0")
+	east, _ := m.Lookup("cell-1-0")
+	far, _ := m.Lookup("cell-99-99")
+	before0 := r.Stats().Border(west, east).Searches.Load()
+	elsewhere := r.Stats().Elsewhere.Searches.Load()
+	r.Search(drivers, geo.NewSearch(0, 0, geo.Shape{Box: true, Width: 40000, Height: 20000, Unit: 1000}), 0)
+	if d := r.Stats().Border(west, east).Searches.Load() - before0; d != 1 {
+		t.Errorf("world search counted %d on a border, want 1", d)
+	}
+	if r.Stats().Border(west, far) != &r.Stats().Elsewhere || r.Stats().Elsewhere.Searches.Load() != elsewhere {
+		t.Error("shards far apart counted as a border")
+	}
+}
+
+// A small key is searched in the shards that hold it: on a fine map a
+// world-wide search asks a handful of shards, not thousands, and still
+// finds every member (issue 11: 4.8 searches/s on a 3-member key).
+func TestSmallKeyAsksItsShards(t *testing.T) {
+	m := shard.GridMap(-10, 35, 30, 60, 100, 100, 200)
+	r := New(Config{Regions: m})
+	for i, p := range [][2]float64{{4.89, 52.37}, {13.4, 52.52}, {-73.98, 40.75}} {
+		r.Add(drivers, fmt.Sprint(i), geo.Encode(p[0], p[1]), AddFlags{})
+	}
+	world := geo.NewSearch(0, 0, geo.Shape{Box: true, Width: 40000, Height: 20000, Unit: 1000})
+	if res := r.Search(drivers, world, 0); len(res.Hits) != 3 || res.Shards != 3 {
+		t.Fatalf("world search: %d hits from %d shards", len(res.Hits), res.Shards)
+	}
+	near := geo.NewSearch(4.9, 52.37, geo.Shape{Radius: 5000, Unit: 1000})
+	if res, exact := r.Nearest(drivers, near, 1); !exact || len(res.Hits) != 1 || res.Hits[0].Member != "0" {
+		t.Fatalf("nearest: %+v (exact %v)", res, exact)
+	}
+}
+
+// TestTopBorders: INFO's list is the busiest borders, a bounded number.
+func TestTopBorders(t *testing.T) {
+	m := shard.GridMap(0, 40, 10, 50, 30, 30, 200)
+	r := New(Config{Regions: m, FanoutTimeout: time.Minute})
+	for i := range 2 * smallKey { // a key searched by area, not by holder
+		r.Add(drivers, fmt.Sprintf("m%d", i), geo.Encode(0.1+float64(i)*0.07, 49), AddFlags{})
+	}
+	r.Search(drivers, geo.NewSearch(5, 45, geo.Shape{Box: true, Width: 40000, Height: 20000, Unit: 1000}), 0)
+	r.Search(drivers, geo.NewSearch(0.01, 40.01, geo.Shape{Radius: 2, Unit: 1000}), 0) // the south-west corner
+	all := len(r.Stats().Borders())
+	top, rest := r.Stats().TopBorders(10)
+	if len(top) != 10 || rest != all-10 || all != m.Borders() {
+		t.Fatalf("top %d, rest %d, of %d borders with traffic (map: %d)", len(top), rest, all, m.Borders())
+	}
+	sw, _ := m.Lookup("cell-0-0")
+	if want := (Border{sw, m.CatchAll()}); top[0] != want {
+		t.Errorf("busiest border %v, want %v", top[0], want)
+	}
+}

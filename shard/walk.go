@@ -1,0 +1,119 @@
+package shard
+
+import (
+	"geoshard/geo"
+)
+
+// The score order is a Z-order curve: the members of one geohash cell
+// (an aligned power-of-four range of scores) lie next to each other in the
+// B-tree. So a nearest-first walk needs no second index: it opens cells
+// best-first by a lower bound of their distance, reading the members of a
+// cell once it holds few enough, and splitting it in four otherwise.
+
+// leafMembers is how many members a cell may hold before a walk splits it
+// rather than read them all.
+const leafMembers = 16
+
+// step is one cell or one member waiting in a walk's queue.
+type step struct {
+	bound float64 // lower bound of the distance, metres
+	start uint64  // the cell's first score
+	at    uint32  // the member's slab index
+	level int8    // the cell spans 4^level scores; -1 for a member
+}
+
+// walk is a min-heap of steps on their bound.
+type walk []step
+
+func (w *walk) push(s step) {
+	*w = append(*w, s)
+	h := *w
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if h[p].bound <= h[i].bound {
+			break
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+}
+
+func (w *walk) pop() step {
+	h := *w
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	for i := 0; ; {
+		l, small := 2*i+1, i
+		if l < len(h) && h[l].bound < h[small].bound {
+			small = l
+		}
+		if r := l + 1; r < len(h) && h[r].bound < h[small].bound {
+			small = r
+		}
+		if small == i {
+			break
+		}
+		h[i], h[small] = h[small], h[i]
+		i = small
+	}
+	*w = h
+	return top
+}
+
+// nearby visits items in the order of a lower bound of their distance from
+// (lon, lat); fn gets each item with that bound, until it returns false.
+// Every item not yet visited is at least as far as the last bound. Only
+// members whose scores are geohash cells (0 <= score < 2^52), the ones a
+// search can match, are visited.
+func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
+	near := geo.NewNear(lon, lat)
+	w := make(walk, 0, 64)
+	w.push(step{start: 0, level: geo.Step})
+	var refs [leafMembers + 1]ref
+	for len(w) > 0 {
+		st := w.pop()
+		if st.level < 0 {
+			if !fn(&s.items[st.at], st.bound) {
+				return
+			}
+			continue
+		}
+		lo, hi := float64(st.start), float64(st.start+1<<(2*uint(st.level)))
+		n := 0
+		s.byScore.Ascend(ref{lo, probe}, func(r ref) bool {
+			if r.score >= hi {
+				return false
+			}
+			refs[n] = r
+			n++
+			return n < len(refs)
+		})
+		if n <= leafMembers || st.level == 0 {
+			for _, r := range refs[:n] {
+				lon, lat := geo.Decode(r.score)
+				b := near.Bound(geo.Rect{MinLon: lon, MinLat: lat, MaxLon: lon, MaxLat: lat})
+				w.push(step{bound: max(b, st.bound), at: r.at, level: -1})
+			}
+			if n > leafMembers { // a single score held by many members
+				s.byScore.Ascend(refs[n-1], func(r ref) bool {
+					if r.score >= hi {
+						return false
+					}
+					if r.at != refs[n-1].at {
+						w.push(step{bound: st.bound, at: r.at, level: -1})
+					}
+					return true
+				})
+			}
+			continue
+		}
+		child := uint64(1) << (2 * uint(st.level-1))
+		for c := range uint64(4) {
+			start := st.start + c*child
+			b := near.Bound(geo.CellRect(start, uint(st.level-1)))
+			w.push(step{bound: max(b, st.bound), start: start, level: st.level - 1})
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package shard
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"geoshard/geo"
+)
+
+// The nearest-first walk over the score order visits every member a
+// search can match, once, with bounds that never decrease and never
+// exceed the exact distance, whatever the layout.
+func TestNearbyWalk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	tests := []struct {
+		name  string
+		score func(i int) float64
+	}{
+		{"metro", func(int) float64 { return geo.Encode(4.9+rng.NormFloat64()*0.05, 52.37+rng.NormFloat64()*0.03) }},
+		{"world", func(int) float64 { return geo.Encode(rng.Float64()*360-180, rng.Float64()*170-85) }},
+		{"one spot", func(int) float64 { return geo.Encode(4.9, 52.37) }},
+		{"few spots", func(i int) float64 { return geo.Encode(4.9+float64(i%3)*1e-6, 52.37) }},
+		{"sorted-set scores", func(i int) float64 {
+			// ZADD takes any score: fractions, negatives and scores past
+			// 2^52 that no geohash cell holds.
+			return []float64{-1, 1.5, 1 << 52, math.Inf(1), float64(i), geo.Encode(4.9, 52.37)}[i%6]
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSet()
+			want := map[string]bool{}
+			for i := range 3000 {
+				score := tc.score(i)
+				name := fmt.Sprintf("m%d", i)
+				s.put(Entry{Member: name, Score: score})
+				if score >= 0 && score < 1<<52 {
+					want[name] = true
+				}
+			}
+			last := 0.0
+			seen := map[string]bool{}
+			s.nearby(4.91, 52.36, func(it *item, bound float64) bool {
+				lon, lat := geo.Decode(it.score)
+				if exact := geo.Distance(4.91, 52.36, lon, lat); bound > exact || bound < last {
+					t.Fatalf("%s: bound %v after %v, exact %v", it.member, bound, last, exact)
+				}
+				if seen[it.member] || !want[it.member] {
+					t.Fatalf("%s visited twice or not a cell's member", it.member)
+				}
+				seen[it.member] = true
+				last = bound
+				return true
+			})
+			if len(seen) != len(want) {
+				t.Fatalf("visited %d of %d", len(seen), len(want))
+			}
+		})
+	}
+}
