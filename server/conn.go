@@ -55,6 +55,11 @@ func (s *Server) serveConn(nc net.Conn) {
 		return
 	}
 	rd := resp.NewReader(nc)
+	defer func() {
+		if rd.BigBytes >= reclaimAfter {
+			s.reclaimSoon()
+		}
+	}()
 	for {
 		rd.MaxBulkLen = s.maxBulkLen.Load()
 		rd.Unauthenticated = s.engine.AuthRequired(c)

@@ -39,6 +39,7 @@ type Server struct {
 	protected   atomic.Bool
 	outputLimit atomic.Pointer[OutputLimit]
 	stopping    atomic.Bool // set once shutdown begins
+	reclaiming  atomic.Bool // a garbage collection is due (reclaim.go)
 
 	mu        sync.Mutex
 	listeners []net.Listener
