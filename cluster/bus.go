@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"bufio"
+	"crypto/subtle"
+	"crypto/tls"
 	"errors"
 	"log/slog"
 	"net"
@@ -18,9 +20,15 @@ import (
 // node whose engine is waiting to take that lock alone (key expiry does,
 // ten times a second) would not answer the call that the first node
 // waits for, and the other way round: a deadlock between nodes.
+//
+// Every command carries the cluster password as its third word, and the
+// bus checks it before anything else: a caller without it learns only
+// that it is wrong (no table version, no command names), and a wrong
+// password closes the connection, so guessing costs a new one each time.
 type bus struct {
 	serve func(args [][]byte, w Replier) // the node's ServeInternal
-	write time.Duration                  // bound on writing one reply
+	pass  []byte
+	write time.Duration // bound on writing one reply
 	ln    net.Listener
 	log   *slog.Logger
 
@@ -36,12 +44,24 @@ const busIdle = 5 * time.Minute
 // busWrite bounds the write of one reply to a peer that stopped reading.
 const busWrite = 10 * time.Second
 
-func startBus(serve func([][]byte, Replier), addr string, log *slog.Logger) (*bus, error) {
+// errWrongPassword is all a caller without the cluster password hears.
+const errWrongPassword = "WRONGPASS wrong cluster password"
+
+// busHandshake bounds a TLS handshake on the bus.
+const busHandshake = 10 * time.Second
+
+// startBus listens on addr, over TLS with tc (which should ask peers for
+// a certificate) unless it is nil.
+func startBus(serve func([][]byte, Replier), addr string, tc *tls.Config, pass string, log *slog.Logger) (*bus, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	b := &bus{serve: serve, write: busWrite, ln: ln, log: log, conns: map[net.Conn]struct{}{}}
+	if tc != nil {
+		ln = tls.NewListener(ln, tc)
+	}
+	b := &bus{serve: serve, pass: []byte(pass), write: busWrite, ln: ln, log: log,
+		conns: map[net.Conn]struct{}{}}
 	b.wg.Add(1)
 	go b.accept()
 	return b, nil
@@ -77,6 +97,14 @@ func (b *bus) conn(nc net.Conn) {
 		b.mu.Unlock()
 		nc.Close()
 	}()
+	if tc, ok := nc.(*tls.Conn); ok {
+		nc.SetDeadline(time.Now().Add(busHandshake))
+		if err := tc.Handshake(); err != nil {
+			b.log.Warn("cluster bus: TLS handshake refused", "remote", nc.RemoteAddr().String(), "err", err)
+			return
+		}
+		nc.SetDeadline(time.Time{})
+	}
 	rd := resp.NewReader(nc)
 	bw := bufio.NewWriterSize(nc, 32<<10)
 	var w resp.Writer
@@ -89,13 +117,24 @@ func (b *bus) conn(nc net.Conn) {
 			return
 		}
 		w.Buf = w.Buf[:0]
-		switch {
-		case len(args) == 0:
+		if len(args) == 0 {
 			continue
-		case len(args) < 4 || !strings.EqualFold(string(args[0]), "geoshard"):
-			w.Error("ERR the cluster bus only answers GEOSHARD commands")
-		default:
+		}
+		ok, guessed := b.authorized(args)
+		switch {
+		case ok:
 			b.serve(args, &w)
+		case guessed:
+			// A wrong password: answer, and make the next guess cost a
+			// new connection.
+			w.Error(errWrongPassword)
+			nc.SetWriteDeadline(time.Now().Add(b.write))
+			bw.Write(w.Buf)
+			bw.Flush()
+			return
+		default:
+			// Anything else (go-redis opens with HELLO) hears the same.
+			w.Error(errWrongPassword)
 		}
 		// The deadline is set before every write, not only before a flush:
 		// a reply bigger than the buffer goes straight to the socket, and
@@ -111,6 +150,17 @@ func (b *bus) conn(nc net.Conn) {
 			}
 		}
 	}
+}
+
+// authorized reports whether a command is GEOSHARD SUB password ... with
+// this cluster's password; guessed, whether it was of that form with
+// another password.
+func (b *bus) authorized(args [][]byte) (ok, guessed bool) {
+	if len(args) < 4 || !strings.EqualFold(string(args[0]), "geoshard") {
+		return false, false
+	}
+	ok = subtle.ConstantTimeCompare(args[2], b.pass) == 1
+	return ok, !ok
 }
 
 func (b *bus) close() {

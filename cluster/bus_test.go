@@ -18,7 +18,7 @@ import (
 // the last flush and cut).
 func TestBusBigReplyAfterIdle(t *testing.T) {
 	big := strings.Repeat("x", 200<<10)
-	b, err := startBus(func(args [][]byte, w Replier) { w.BulkString(big) }, "127.0.0.1:0",
+	b, err := startBus(func(args [][]byte, w Replier) { w.BulkString(big) }, "127.0.0.1:0", nil, "pw",
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,9 +26,16 @@ type NodeConfig struct {
 	Endpoints []string // etcd client URLs or host:port
 	Cluster   string   // cluster name: the etcd key prefix
 	ID        string   // this node's id, unique in the cluster
-	Advertise string   // host:port clients reach this node at (CLUSTER SLOTS)
+	Advertise string   // host:port clients reach this node at (GEOSHARD NODES)
 	Bus       string   // host:port to listen on for other nodes; "" = Advertise's host, any port
 	Password  string   // internal commands carry it
+
+	// TLS of the bus: BusTLS serves it (asking peers for a certificate),
+	// PeerTLS calls peers; both nil: plain TCP.
+	BusTLS, PeerTLS *tls.Config
+	// etcd's client side: TLS (nil: plain) and a user, if etcd has auth on.
+	EtcdTLS                *tls.Config
+	EtcdUser, EtcdPassword string
 
 	LeaseTTL    time.Duration // membership lease; 0: 5 s (etcd rounds to seconds, at least 1)
 	Rebalance   time.Duration // pause between rebalancing steps; 0: 2 s
@@ -58,6 +66,7 @@ type Node struct {
 	mu      sync.Mutex
 	rev     int64             // etcd revision the state below reflects
 	members map[string]string // live node id -> bus address
+	addrs   map[string]string // live node id -> client address
 	assign  assignment
 	modRev  int64            // mod revision of the assignment key, 0: none
 	peers   map[string]*peer // by node id
@@ -69,6 +78,8 @@ type Node struct {
 	leader     atomic.Bool
 	registered atomic.Int64 // unix ns of the last registration
 	tableAt    atomic.Int64 // unix ns of the last table swap
+
+	health health // ops.go
 
 	bus    *bus
 	cancel context.CancelFunc
@@ -123,6 +134,9 @@ func StartNode(r *router.Router, cfg NodeConfig) (*Node, error) {
 		DialKeepAliveTime:    2 * time.Second,
 		DialKeepAliveTimeout: 2 * time.Second,
 		Logger:               zap.NewNop(),
+		TLS:                  cfg.EtcdTLS,
+		Username:             cfg.EtcdUser,
+		Password:             cfg.EtcdPassword,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cluster: etcd client: %w", err)
@@ -137,11 +151,11 @@ func StartNode(r *router.Router, cfg NodeConfig) (*Node, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	n := &Node{r: r, cfg: cfg, cli: cli, log: cfg.Logger.With("node", cfg.ID),
 		prefix:  "/geoshard/" + cfg.Cluster + "/",
-		members: map[string]string{}, peers: map[string]*peer{},
+		members: map[string]string{}, addrs: map[string]string{}, peers: map[string]*peer{},
 		changed: make(chan struct{}, 1), cancel: cancel}
 	// Until the first assignment arrives no shard is served anywhere.
 	n.table.Store(newTable(0, cfg.ID, make([]string, r.ShardCount()), nil, cfg.Password))
-	b, err := startBus(n.ServeInternal, cfg.Bus, cfg.Logger)
+	b, err := startBus(n.serveBus, cfg.Bus, cfg.BusTLS, cfg.Password, cfg.Logger)
 	if err != nil {
 		cancel()
 		cli.Close()
@@ -157,9 +171,10 @@ func StartNode(r *router.Router, cfg NodeConfig) (*Node, error) {
 		cli.Close()
 		return nil, fmt.Errorf("cluster: etcd %s: %w", strings.Join(cfg.Endpoints, ","), err)
 	}
-	n.wg.Add(2)
+	n.wg.Add(3)
 	go n.membership(ctx)
 	go n.watch(ctx)
+	go n.checkHealth(ctx)
 	return n, nil
 }
 
@@ -348,7 +363,7 @@ func (n *Node) load(ctx context.Context) error {
 	if resp.Header.Revision < n.rev {
 		return nil
 	}
-	n.members = map[string]string{}
+	n.members, n.addrs = map[string]string{}, map[string]string{}
 	n.assign, n.modRev = assignment{}, 0
 	for _, kv := range resp.Kvs {
 		n.applyKV(string(kv.Key), kv.Value, kv.ModRevision, false)
@@ -412,10 +427,11 @@ func (n *Node) applyKV(key string, val []byte, modRev int64, deleted bool) {
 		switch {
 		case deleted:
 			delete(n.members, id)
+			delete(n.addrs, id)
 		case json.Unmarshal(val, &m) != nil || m.Bus == "":
 			n.log.Error("cluster: bad member record in etcd", "node", id)
 		default:
-			n.members[id] = m.Bus
+			n.members[id], n.addrs[id] = m.Bus, m.Addr
 		}
 	case key == n.assignmentKey():
 		if deleted {
@@ -453,7 +469,7 @@ func (n *Node) swapTable() {
 			if p != nil {
 				p.close()
 			}
-			p = newPeer(id, addr, n.cfg.CallTimeout)
+			p = newPeer(id, addr, n.cfg.CallTimeout, n.cfg.PeerTLS)
 			n.peers[id] = p
 		}
 		live[id] = p
@@ -490,13 +506,15 @@ func (n *Node) Status() router.Status {
 	members := len(n.members)
 	n.mu.Unlock()
 	t := n.Table()
-	return router.Status{
+	st := router.Status{
 		NodeID: n.cfg.ID, Advertise: n.cfg.Advertise, Leader: n.leader.Load(), EtcdOK: n.etcdOK.Load(),
 		Owner: n.owner.Load(), Members: members, TableVersion: t.Version,
 		LocalShards: t.LocalShards(), DownShards: t.DownShards(),
 		TableAge:     time.Duration(time.Now().UnixNano() - n.tableAt.Load()),
 		RemoteErrors: n.r.RemoteErrors(),
 	}
+	n.statusExtra(&st, t)
+	return st
 }
 
 // Table returns the routing table in force.

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -25,9 +26,10 @@ type peer struct {
 	c        *redis.Client
 }
 
-func newPeer(id, addr string, timeout time.Duration) *peer {
+func newPeer(id, addr string, timeout time.Duration, tc *tls.Config) *peer {
 	return &peer{id: id, addr: addr, c: redis.NewClient(&redis.Options{
 		Addr:            addr,
+		TLSConfig:       tc,
 		Protocol:        2,
 		DisableIdentity: true,
 		MaxRetries:      -1, // the router retries, after a refresh, on its own terms

@@ -1,9 +1,12 @@
 package commands
 
-// INFO's # Cluster section keeps Redis's cluster_enabled:0 (clients must
-// not switch to Redis Cluster mode) and, in geoshard's cluster mode, adds
-// what an operator needs: membership, the routing table in force, and
-// whether etcd is reachable or the node serves with the last map it had.
+// INFO's # Cluster section keeps Redis's cluster_enabled:0: geoshard's
+// cluster is not a Redis Cluster (any node answers any key; there are no
+// slots), so cluster-aware clients are told, as by a standalone Redis,
+// that cluster support is disabled (cmd_internal.go). In geoshard's
+// cluster mode it adds what an operator needs: membership, the leader,
+// the routing table in force, shards down now, and whether etcd is
+// reachable or the node serves with the last map it had.
 func init() {
 	for i := range infoSections {
 		if infoSections[i].name != "cluster" {
@@ -25,7 +28,10 @@ func infoGeoshardCluster(e *Engine, b *infoBuilder) {
 	b.field("geoshard_cluster", "1")
 	b.field("cluster_node_id", st.NodeID)
 	b.field("cluster_advertise", st.Advertise)
-	b.field("cluster_leader", yesNoInfo(st.Leader))
+	b.field("cluster_leader", st.LeaderID)
+	b.field("cluster_is_leader", yesNoInfo(st.Leader))
+	b.field("cluster_bus_auth", map[bool]string{true: "password", false: "none"}[st.BusAuth])
+	b.field("cluster_bus_tls", yesNoInfo(st.BusTLS))
 	b.field("cluster_etcd", map[bool]string{true: "ok", false: "unreachable"}[st.EtcdOK])
 	b.field("cluster_lease", map[bool]string{true: "ok", false: "lost"}[st.Owner])
 	map_ := "current"

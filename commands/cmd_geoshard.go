@@ -51,6 +51,8 @@ func geoshardHelp(e *Engine, c *Client, args [][]byte) {
 		"GEOSHARD <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 		"TTL <key> [<seconds>|DEFAULT]",
 		"    Show (milliseconds) or set the position time-to-live of one geo key.",
+		"NODES",
+		"    Cluster mode: every member, the leader, and each shard's owner, state and size.",
 		"HELP",
 		"    Print this help.",
 	}

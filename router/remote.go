@@ -27,8 +27,10 @@ type Remote interface {
 	Refresh(ctx context.Context)
 	// CallTimeout bounds a remote call other than a search.
 	CallTimeout() time.Duration
-	// Status is what INFO and CLUSTER SLOTS show of this node.
+	// Status is what INFO shows of this node.
 	Status() Status
+	// Overview is the whole cluster as this node sees it (overview.go).
+	Overview(ctx context.Context, counts bool) Overview
 }
 
 // View is one consistent routing: where each shard is served.
@@ -78,14 +80,17 @@ func (s slot) copy() Copy { return Copy{Shard: s.shard, Score: s.score, Stamp: s
 // Status is this node's view of the cluster, for INFO.
 type Status struct {
 	NodeID, Advertise string
-	Leader            bool
-	EtcdOK            bool // etcd answered recently
-	Owner             bool // registered under a live lease
+	Leader            bool   // this node is the elected one
+	LeaderID          string // the elected node's id; "" while unknown
+	BusAuth           bool   // the bus asks for a password
+	BusTLS            bool   // the bus runs over mutual TLS
+	EtcdOK            bool   // etcd answered recently
+	Owner             bool   // registered under a live lease
 	Members           int
 	TableVersion      int64
 	TableAge          time.Duration // since the table last changed
 	LocalShards       int
-	DownShards        int
+	DownShards        int // no live owner, or an owner failing health checks
 	RemoteErrors      int64
 }
 

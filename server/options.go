@@ -91,6 +91,7 @@ func Defaults() Options {
 		// cut off rather than left holding a goroutine and its replies.
 		OutputLimit:    OutputLimit{Hard: 256 << 20, Soft: 64 << 20, SoftTime: 60 * time.Second},
 		TLSAuthClients: "yes",
+		Cluster:        clusterDefaults(),
 		MapTiles:       mapview.DefaultTiles,
 	}
 }
@@ -101,8 +102,11 @@ func Defaults() Options {
 type directive struct {
 	name  string
 	multi bool // takes several words (bind)
-	set   func(o *Options, vals []string) error
-	get   func(o *Options) string
+	// secret values (passwords) are neither shown by CONFIG GET nor
+	// written by CONFIG REWRITE: they stay where the operator put them.
+	secret bool
+	set    func(o *Options, vals []string) error
+	get    func(o *Options) string
 }
 
 func oneWord(f func(o *Options, v string) error) func(*Options, []string) error {

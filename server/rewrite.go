@@ -22,6 +22,9 @@ func (s *Server) rewriteConfig() error {
 	defaults := make(map[string]string, len(directives))
 	def := Defaults()
 	for _, d := range directives {
+		if d.secret {
+			continue // left as the file has it, never written from memory
+		}
 		v := d.get(&s.opts)
 		if st, ok := s.cfg.Lookup(d.name); ok {
 			v = st.Get()

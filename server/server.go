@@ -54,7 +54,7 @@ type Server struct {
 // New builds a server from its options: it loads the region map and
 // creates the shards, but does not listen yet.
 func New(o Options, log *slog.Logger) (*Server, error) {
-	if err := o.checkCluster(); err != nil {
+	if err := o.prepareCluster(); err != nil {
 		return nil, err
 	}
 	regions := shard.DefaultMap()

@@ -16,6 +16,9 @@ func (s *Server) config() *commands.Config {
 	c.SetMaxMemory(s.opts.MaxMemory)
 	c.SetProtectedActions(s.opts.EnableProtectedConfigs, s.opts.EnableDebugCommand)
 	for _, d := range directives {
+		if d.secret {
+			continue
+		}
 		c.Add(&commands.Setting{Name: d.name, Get: func() string { return d.get(&s.opts) }})
 	}
 	fixed := func(name, value string) {

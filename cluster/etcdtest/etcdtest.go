@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"go.etcd.io/etcd/client/pkg/v3/transport"
 	"go.etcd.io/etcd/server/v3/embed"
 )
 
@@ -20,7 +21,8 @@ type Server struct {
 	client   url.URL
 	peer     url.URL
 	e        *embed.Etcd
-	Endpoint string // host:port for clients
+	tls      *transport.TLSInfo // tls.go; nil: plain http
+	Endpoint string             // host:port for clients (an https:// URL with TLS)
 }
 
 // Start starts an etcd server that stops when the test ends.
@@ -51,6 +53,9 @@ func (s *Server) start() error {
 	cfg.LogLevel = "error"
 	cfg.LogOutputs = []string{"stderr"}
 	cfg.UnsafeNoFsync = true
+	if s.tls != nil {
+		cfg.ClientTLSInfo = *s.tls
+	}
 	e, err := embed.StartEtcd(cfg)
 	if err != nil {
 		return fmt.Errorf("embedded etcd: %w", err)
