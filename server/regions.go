@@ -87,6 +87,7 @@ func (s *Server) prepareRegions(path string) (func() error, error) {
 			return nil, fmt.Errorf("region map %s: %w", path, err)
 		}
 	}
+	m.Borders() // computed here, not while every command waits
 	return func() error { return s.swapRegions(path, m) }, nil
 }
 
@@ -97,7 +98,6 @@ func (s *Server) prepareRegions(path string) (func() error, error) {
 // its score and write time; searches ask both maps' shards meanwhile, and
 // INFO shards shows the progress. A reload while a move runs is refused.
 func (s *Server) swapRegions(path string, m *shard.Map) error {
-	m.Borders() // computed here, not while every command waits
 	start := time.Now()
 	var nr *router.Router
 	err := s.engine.SwapRouter(func(old *router.Router) (*router.Router, error) {
