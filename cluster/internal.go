@@ -270,20 +270,11 @@ func internalSearch(r *router.Router, t *Table, p *parser, w Replier, nearest bo
 		return
 	}
 	hits, complete := r.SearchLocal(id, k, q, cut, int(n), nearest)
-	words := 5 * len(hits)
 	if nearest {
-		w.Array(words + 1)
+		w.Array(2)
 		w.BulkString(boolArg(complete))
-	} else {
-		w.Array(words)
 	}
-	for _, h := range hits {
-		w.BulkString(h.Member)
-		w.BulkString(ftoa(h.Score))
-		w.BulkString(itoa(h.Stamp))
-		w.BulkString(ftoa(h.Dist))
-		w.BulkString(strconv.Itoa(h.Cell))
-	}
+	w.BulkString(string(encodeHits(hits)))
 }
 
 func internalRange(r *router.Router, t *Table, p *parser, w Replier) {
@@ -301,11 +292,7 @@ func internalRange(r *router.Router, t *Table, p *parser, w Replier) {
 		want = math.MaxInt
 	}
 	es, truncated := r.ScanLocal(ids, k, min, max, rev, cut, int(want))
-	w.Array(1 + 3*len(es))
+	w.Array(2)
 	w.BulkString(boolArg(truncated))
-	for _, e := range es {
-		w.BulkString(e.Member)
-		w.BulkString(ftoa(e.Score))
-		w.BulkString(itoa(e.Stamp))
-	}
+	w.BulkString(string(encodeEntries(es)))
 }

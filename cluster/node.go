@@ -17,6 +17,8 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
 	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
 
 	"geoshard/router"
 )
@@ -75,6 +77,8 @@ type Node struct {
 	table      atomic.Pointer[Table] // the routing in force
 	owner      atomic.Bool           // registered under a live lease
 	etcdOK     atomic.Bool
+	outage     atomic.Bool  // etcd failed since it last answered
+	etcdBack   atomic.Int64 // unix ns etcd last came back after an outage
 	leader     atomic.Bool
 	registered atomic.Int64 // unix ns of the last registration
 	tableAt    atomic.Int64 // unix ns of the last table swap
@@ -130,13 +134,20 @@ func StartNode(r *router.Router, cfg NodeConfig) (*Node, error) {
 	}
 	cli, err := clientv3.New(clientv3.Config{
 		Endpoints:            cfg.Endpoints,
-		DialTimeout:          2 * time.Second,
+		DialTimeout:          5 * time.Second, // a TLS handshake and a password check included
 		DialKeepAliveTime:    2 * time.Second,
 		DialKeepAliveTimeout: 2 * time.Second,
 		Logger:               zap.NewNop(),
-		TLS:                  cfg.EtcdTLS,
-		Username:             cfg.EtcdUser,
-		Password:             cfg.EtcdPassword,
+		// gRPC's default reconnect backoff grows to two minutes; a node
+		// must be back within a lease TTL of etcd's return, or its lease
+		// lapses and it looks dead.
+		DialOptions: []grpc.DialOption{grpc.WithConnectParams(grpc.ConnectParams{
+			Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: 500 * time.Millisecond},
+			MinConnectTimeout: time.Second,
+		})},
+		TLS:      cfg.EtcdTLS,
+		Username: cfg.EtcdUser,
+		Password: cfg.EtcdPassword,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cluster: etcd client: %w", err)
@@ -171,9 +182,10 @@ func StartNode(r *router.Router, cfg NodeConfig) (*Node, error) {
 		cli.Close()
 		return nil, fmt.Errorf("cluster: etcd %s: %w", strings.Join(cfg.Endpoints, ","), err)
 	}
-	n.wg.Add(3)
+	n.wg.Add(4)
 	go n.membership(ctx)
 	go n.watch(ctx)
+	go n.checkEtcd(ctx)
 	go n.checkHealth(ctx)
 	return n, nil
 }
@@ -216,7 +228,7 @@ func (n *Node) membership(ctx context.Context) {
 			continue
 		}
 		n.owner.Store(true)
-		n.etcdOK.Store(true)
+		n.etcdUp()
 		n.registered.Store(time.Now().UnixNano())
 		n.log.Info("cluster: registered", "lease_ttl_s", ttl, "advertise", n.cfg.Advertise)
 		lctx, stopLeading := context.WithCancel(ctx)
@@ -252,13 +264,6 @@ func (n *Node) membership(ctx context.Context) {
 		} else {
 			n.etcdDown("lease keep-alive failed", err)
 		}
-	}
-}
-
-func (n *Node) etcdDown(what string, err error) {
-	if n.etcdOK.Swap(false) {
-		n.log.Warn("cluster: etcd unreachable, serving with the last map", "what", what, "err", err,
-			"table_version", n.Table().Version)
 	}
 }
 
@@ -318,6 +323,9 @@ func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
 			dead++
 		}
 	}
+	if dead > 0 && n.settling() {
+		return false // the lead loop asks again every rebalancing interval
+	}
 	next, changed := plan(cur, live, n.cfg.MaxMoves)
 	if !changed {
 		return false
@@ -350,184 +358,6 @@ func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
 		"reassigned_from_dead", dead)
 	return dead == 0
 }
-
-// load reads everything under the prefix at one revision.
-func (n *Node) load(ctx context.Context) error {
-	resp, err := n.cli.Get(ctx, n.prefix, clientv3.WithPrefix())
-	if err != nil {
-		return err
-	}
-	n.etcdOK.Store(true)
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if resp.Header.Revision < n.rev {
-		return nil
-	}
-	n.members, n.addrs = map[string]string{}, map[string]string{}
-	n.assign, n.modRev = assignment{}, 0
-	for _, kv := range resp.Kvs {
-		n.applyKV(string(kv.Key), kv.Value, kv.ModRevision, false)
-	}
-	n.rev = resp.Header.Revision
-	n.swapTable()
-	return nil
-}
-
-// refresh re-reads the state now; a version mismatch calls it.
-func (n *Node) refresh(ctx context.Context) {
-	if err := n.load(ctx); err != nil {
-		n.etcdDown("refresh", err)
-	}
-}
-
-// watch follows every change after the revision last read, re-reading
-// everything when the watch breaks (compaction, etcd restart).
-func (n *Node) watch(ctx context.Context) {
-	defer n.wg.Done()
-	for ctx.Err() == nil {
-		n.mu.Lock()
-		from := n.rev + 1
-		n.mu.Unlock()
-		wctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
-		for wr := range n.cli.Watch(wctx, n.prefix, clientv3.WithPrefix(), clientv3.WithRev(from)) {
-			if err := wr.Err(); err != nil {
-				n.etcdDown("watch", err)
-				break
-			}
-			n.etcdOK.Store(true)
-			n.mu.Lock()
-			for _, ev := range wr.Events {
-				if ev.Kv.ModRevision <= n.rev {
-					continue // a refresh already read past it
-				}
-				n.applyKV(string(ev.Kv.Key), ev.Kv.Value, ev.Kv.ModRevision, ev.Type == clientv3.EventTypeDelete)
-			}
-			n.rev = max(n.rev, wr.Header.Revision)
-			n.swapTable()
-			n.mu.Unlock()
-		}
-		cancel()
-		if ctx.Err() != nil {
-			return
-		}
-		sleep(ctx, 200*time.Millisecond)
-		if err := n.load(ctx); err != nil {
-			n.etcdDown("reload", err)
-			sleep(ctx, 300*time.Millisecond)
-		}
-	}
-}
-
-// applyKV folds one key into the state; the caller holds n.mu.
-func (n *Node) applyKV(key string, val []byte, modRev int64, deleted bool) {
-	switch {
-	case strings.HasPrefix(key, n.membersKey()):
-		id := strings.TrimPrefix(key, n.membersKey())
-		var m member
-		switch {
-		case deleted:
-			delete(n.members, id)
-			delete(n.addrs, id)
-		case json.Unmarshal(val, &m) != nil || m.Bus == "":
-			n.log.Error("cluster: bad member record in etcd", "node", id)
-		default:
-			n.members[id], n.addrs[id] = m.Bus, m.Addr
-		}
-	case key == n.assignmentKey():
-		if deleted {
-			n.assign, n.modRev = assignment{}, 0
-			return
-		}
-		var a assignment
-		if err := json.Unmarshal(val, &a); err != nil {
-			n.log.Error("cluster: bad assignment in etcd", "err", err)
-			return
-		}
-		if a.Regions != n.r.Regions().Version() {
-			n.log.Error("cluster: assignment is for another region map", "theirs", a.Regions,
-				"ours", n.r.Regions().Version())
-		}
-		n.assign, n.modRev = a, modRev
-	}
-}
-
-// swapTable builds the routing table from the state and puts it in force;
-// the caller holds n.mu.
-func (n *Node) swapTable() {
-	m := n.r.Regions()
-	owners := make([]string, m.Len())
-	for i := range owners {
-		owners[i] = n.assign.Owners[m.Name(shardID(i))]
-	}
-	live := map[string]*peer{}
-	for id, addr := range n.members {
-		if id == n.cfg.ID {
-			continue
-		}
-		p := n.peers[id]
-		if p == nil || p.addr != addr {
-			if p != nil {
-				p.close()
-			}
-			p = newPeer(id, addr, n.cfg.CallTimeout, n.cfg.PeerTLS)
-			n.peers[id] = p
-		}
-		live[id] = p
-	}
-	for id, p := range n.peers {
-		if _, ok := live[id]; !ok {
-			p.close()
-			delete(n.peers, id)
-		}
-	}
-	old := n.Table()
-	t := newTable(n.assign.Version, n.cfg.ID, owners, live, n.cfg.Password)
-	n.table.Store(t)
-	cut := time.Now().UnixNano()
-	for i := range owners {
-		if id := shardID(i); old != nil && old.Local(id) != t.Local(id) {
-			go n.r.ClearShard(id, cut)
-		}
-	}
-	if old == nil || old.Version != t.Version || old.DownShards() != t.DownShards() || len(old.nodes) != len(t.nodes) {
-		n.tableAt.Store(time.Now().UnixNano())
-		n.log.Info("cluster: routing table", "version", t.Version, "nodes", len(live)+1,
-			"local_shards", t.LocalShards(), "down_shards", t.DownShards())
-	}
-	select {
-	case n.changed <- struct{}{}:
-	default:
-	}
-}
-
-// Status reports the node's view of the cluster.
-func (n *Node) Status() router.Status {
-	n.mu.Lock()
-	members := len(n.members)
-	n.mu.Unlock()
-	t := n.Table()
-	st := router.Status{
-		NodeID: n.cfg.ID, Advertise: n.cfg.Advertise, Leader: n.leader.Load(), EtcdOK: n.etcdOK.Load(),
-		Owner: n.owner.Load(), Members: members, TableVersion: t.Version,
-		LocalShards: t.LocalShards(), DownShards: t.DownShards(),
-		TableAge:     time.Duration(time.Now().UnixNano() - n.tableAt.Load()),
-		RemoteErrors: n.r.RemoteErrors(),
-	}
-	n.statusExtra(&st, t)
-	return st
-}
-
-// Table returns the routing table in force.
-func (n *Node) Table() *Table { return n.table.Load() }
-
-// View is the router.Remote side of the table.
-func (n *Node) View() router.View { return n.table.Load() }
-
-// Refresh re-reads the assignment now.
-func (n *Node) Refresh(ctx context.Context) { n.refresh(ctx) }
-
-// CallTimeout bounds a remote call other than a search.
-func (n *Node) CallTimeout() time.Duration { return n.cfg.CallTimeout }
 
 func sleep(ctx context.Context, d time.Duration) {
 	t := time.NewTimer(d)

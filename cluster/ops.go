@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -33,10 +34,13 @@ func (n *Node) healthEvery() time.Duration {
 }
 
 // checkHealth pings every peer on the bus and reads who leads, until ctx
-// ends.
+// ends. A peer fails when it does not answer within the interval (at
+// least half a second, so a loaded machine is not taken for a dead one).
 func (n *Node) checkHealth(ctx context.Context) {
 	defer n.wg.Done()
 	every := n.healthEvery()
+	limit := max(every, 500*time.Millisecond)
+	var leaderRead time.Time
 	for ctx.Err() == nil {
 		n.mu.Lock()
 		peers := make([]*peer, 0, len(n.peers))
@@ -51,7 +55,7 @@ func (n *Node) checkHealth(ctx context.Context) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				pctx, cancel := context.WithTimeout(ctx, every)
+				pctx, cancel := context.WithTimeout(ctx, limit)
 				defer cancel()
 				if _, err := p.c.Do(pctx, "GEOSHARD", "PING", n.cfg.Password, "0").Result(); err != nil {
 					mu.Lock()
@@ -60,11 +64,24 @@ func (n *Node) checkHealth(ctx context.Context) {
 				}
 			}()
 		}
-		leader, lerr := n.readLeader(ctx, every)
+		// Who leads changes rarely: once known, read it at most once a second.
+		var leader string
+		lerr := errSkipped
+		if (time.Since(leaderRead) >= time.Second || n.leaderID() == "") && !n.leader.Load() {
+			leader, lerr = n.readLeader(ctx, limit)
+			leaderRead = time.Now()
+		}
 		wg.Wait()
 		if ctx.Err() != nil {
 			return
 		}
+		n.mu.Lock()
+		for _, p := range peers {
+			if n.peers[p.id] != p {
+				delete(failed, p.id) // replaced meanwhile: its old client was closed
+			}
+		}
+		n.mu.Unlock()
 		n.health.mu.Lock()
 		n.health.failed = failed
 		if lerr == nil {
@@ -74,6 +91,9 @@ func (n *Node) checkHealth(ctx context.Context) {
 		sleep(ctx, every)
 	}
 }
+
+// errSkipped marks a round that did not read the leader.
+var errSkipped = errors.New("skipped")
 
 // readLeader names the elected node: the oldest candidate under the
 // election prefix (concurrency.Election's rule).
@@ -183,6 +203,12 @@ func (n *Node) Overview(ctx context.Context, counts bool) router.Overview {
 	n.mu.Unlock()
 	bad := n.unreachable()
 	o := router.Overview{Self: n.cfg.ID, Leader: n.leaderID(), TableVersion: t.Version}
+	if o.Leader == "" {
+		// Not read yet (a node just started): ask etcd now.
+		if l, err := n.readLeader(ctx, time.Second); err == nil {
+			o.Leader = l
+		}
+	}
 	if _, ok := bus[n.cfg.ID]; !ok {
 		bus[n.cfg.ID] = n.bus.addr() // registering again after a lost lease
 	}

@@ -123,7 +123,12 @@ func (p *peer) search(ctx context.Context, pass string, ver int64, id shard.ID, 
 	if err != nil {
 		return nil, err
 	}
-	return decodeHits(v)
+	blob, ok := v.(string)
+	hits, err := decodeHitsWire(blob)
+	if !ok || err != nil {
+		return nil, fmt.Errorf("node %s: GEOSHARD.SEARCH: malformed reply", p.id)
+	}
+	return hits, nil
 }
 
 // nearest asks a node for one shard's n nearest hits of q.
@@ -134,12 +139,15 @@ func (p *peer) nearest(ctx context.Context, pass string, ver int64, id shard.ID,
 	if err != nil {
 		return nil, false, err
 	}
-	arr, ok := v.([]any)
-	if !ok || len(arr) < 1 {
+	arr, _ := v.([]any)
+	if len(arr) != 2 {
 		return nil, false, fmt.Errorf("node %s: GEOSHARD.NEAREST: malformed reply", p.id)
 	}
-	hits, err := decodeHits(arr[1:])
-	return hits, str(arr[0]) == "1", err
+	hits, err := decodeHitsWire(str(arr[1]))
+	if err != nil {
+		return nil, false, fmt.Errorf("node %s: GEOSHARD.NEAREST: %w", p.id, err)
+	}
+	return hits, str(arr[0]) == "1", nil
 }
 
 func (p *peer) put(ctx context.Context, pass string, ver int64, id shard.ID, k shard.Key, e shard.Entry) error {
@@ -200,17 +208,12 @@ func (p *peer) scan(ctx context.Context, pass string, ver int64, ids []shard.ID,
 		return nil, false, err
 	}
 	arr, _ := v.([]any)
-	if len(arr) < 1 || (len(arr)-1)%3 != 0 {
+	if len(arr) != 2 {
 		return nil, false, fmt.Errorf("node %s: GEOSHARD.RANGE: malformed reply", p.id)
 	}
-	out := make([]shard.Entry, 0, (len(arr)-1)/3)
-	for i := 1; i < len(arr); i += 3 {
-		score, err1 := strconv.ParseFloat(str(arr[i+1]), 64)
-		stamp, err2 := strconv.ParseInt(str(arr[i+2]), 10, 64)
-		if err := errors.Join(err1, err2); err != nil {
-			return nil, false, fmt.Errorf("node %s: GEOSHARD.RANGE: %w", p.id, err)
-		}
-		out = append(out, shard.NewEntry(str(arr[i]), score, stamp))
+	out, err := decodeEntriesWire(str(arr[1]))
+	if err != nil {
+		return nil, false, fmt.Errorf("node %s: GEOSHARD.RANGE: %w", p.id, err)
 	}
 	return out, str(arr[0]) == "1", nil
 }
@@ -264,24 +267,4 @@ func str(v any) string {
 		return itoa(x)
 	}
 	return ""
-}
-
-// decodeHits reads the flat [member score stamp dist cell]... reply.
-func decodeHits(v any) ([]shard.Hit, error) {
-	arr, _ := v.([]any)
-	if len(arr)%5 != 0 {
-		return nil, fmt.Errorf("hits: malformed reply of %d words", len(arr))
-	}
-	hits := make([]shard.Hit, 0, len(arr)/5)
-	for i := 0; i < len(arr); i += 5 {
-		score, err1 := strconv.ParseFloat(str(arr[i+1]), 64)
-		stamp, err2 := strconv.ParseInt(str(arr[i+2]), 10, 64)
-		dist, err3 := strconv.ParseFloat(str(arr[i+3]), 64)
-		cell, err4 := strconv.Atoi(str(arr[i+4]))
-		if err := errors.Join(err1, err2, err3, err4); err != nil {
-			return nil, fmt.Errorf("hits: %w", err)
-		}
-		hits = append(hits, shard.Hit{Entry: shard.NewEntry(str(arr[i]), score, stamp), Dist: dist, Cell: cell})
-	}
-	return hits, nil
 }

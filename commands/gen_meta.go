@@ -10,10 +10,8 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"go/format"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -23,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"geoshard/resp"
 )
 
 func main() {
@@ -52,9 +52,7 @@ func run() error {
 		if _, err := conn.Write(b.Bytes()); err != nil {
 			return nil, err
 		}
-		var raw bytes.Buffer
-		err := readValue(rd, &raw)
-		return raw.Bytes(), err
+		return resp.ReadReply(rd, nil)
 	}
 	if _, err := ask("HELLO", "3"); err != nil {
 		return err
@@ -70,37 +68,19 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		v, err := parse(info)
-		if err != nil {
-			return err
-		}
-		if len(v.kids) != 1 || len(v.kids[0].kids) != 10 {
+		infoRaw, ok := infoElements(info)
+		if !ok {
 			// Newer than 7.0 (CLIENT SETINFO): COMMAND reports the table only.
 			fmt.Fprintf(os.Stderr, "gen_meta: redis-server has no %q, skipped\n", name)
 			continue
 		}
-		el := v.kids[0].kids
-		infoRaw := info[el[6].start:el[8].end]
 		docs, err := ask("COMMAND", "DOCS", name)
 		if err != nil {
 			return err
 		}
-		d, err := parse(docs)
+		docRaw, fields, err := docFields(docs)
 		if err != nil {
-			return err
-		}
-		if len(d.kids) != 2 {
-			return fmt.Errorf("COMMAND DOCS %s: no docs", name)
-		}
-		var docRaw []byte
-		fields := 0
-		dm := d.kids[1].kids
-		for i := 0; i+1 < len(dm); i += 2 {
-			if string(docs[dm[i].start:dm[i].end]) == "$11\r\nsubcommands\r\n" {
-				continue // geoshard lists only the subcommands it has
-			}
-			docRaw = append(docRaw, docs[dm[i].start:dm[i+1].end]...)
-			fields++
+			return fmt.Errorf("COMMAND DOCS %s: %w", name, err)
 		}
 		fmt.Fprintf(&out, "\t%q: {info: %q, docFields: %d, docs: %q},\n", name, infoRaw, fields, docRaw)
 	}
@@ -172,89 +152,40 @@ func startRedis() (net.Conn, func(), error) {
 	}
 }
 
-// value is a parsed reply: its span in the raw bytes and its children.
-type value struct {
-	start, end int
-	kids       []value
+// infoElements returns the raw bytes of elements 7-9 (categories, tips,
+// key specs) of a one-command COMMAND INFO reply; false when Redis has no
+// such command.
+func infoElements(info []byte) ([]byte, bool) {
+	_, cmds, err := resp.SplitReply(info)
+	if err != nil || len(cmds) != 1 {
+		return nil, false
+	}
+	_, el, err := resp.SplitReply(cmds[0])
+	if err != nil || len(el) != 10 {
+		return nil, false
+	}
+	return bytes.Join(el[6:9], nil), true
 }
 
-func parse(raw []byte) (value, error) {
-	v, n, err := parseAt(raw, 0)
-	if err == nil && n != len(raw) {
-		err = errors.New("trailing bytes")
+// docFields returns the raw field-value pairs of a one-command COMMAND
+// DOCS reply, and how many there are, without its subcommands.
+func docFields(docs []byte) ([]byte, int, error) {
+	_, d, err := resp.SplitReply(docs)
+	if err != nil || len(d) != 2 {
+		return nil, 0, fmt.Errorf("no docs (%v)", err)
 	}
-	return v, err
-}
-
-func parseAt(raw []byte, pos int) (value, int, error) {
-	eol := bytes.Index(raw[pos:], []byte("\r\n"))
-	if eol < 0 {
-		return value{}, 0, errors.New("short reply")
-	}
-	line := string(raw[pos+1 : pos+eol])
-	next := pos + eol + 2
-	v := value{start: pos}
-	switch raw[pos] {
-	case '+', '-', ':', ',', '_', '#':
-	case '$', '=':
-		n, err := strconv.Atoi(line)
-		if err != nil {
-			return v, 0, err
-		}
-		if n >= 0 {
-			next += n + 2
-		}
-	case '*', '~', '%':
-		n, err := strconv.Atoi(line)
-		if err != nil {
-			return v, 0, err
-		}
-		if raw[pos] == '%' {
-			n *= 2
-		}
-		for i := 0; i < n; i++ {
-			k, end, err := parseAt(raw, next)
-			if err != nil {
-				return v, 0, err
-			}
-			v.kids = append(v.kids, k)
-			next = end
-		}
-	default:
-		return v, 0, fmt.Errorf("unknown type %q", raw[pos])
-	}
-	v.end = next
-	return v, next, nil
-}
-
-// readValue copies one complete reply from rd into out.
-func readValue(rd *bufio.Reader, out *bytes.Buffer) error {
-	line, err := rd.ReadString('\n')
+	_, dm, err := resp.SplitReply(d[1])
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
-	out.WriteString(line)
-	body := strings.TrimSuffix(line[1:], "\r\n")
-	switch line[0] {
-	case '$', '=':
-		n, _ := strconv.Atoi(body)
-		if n >= 0 {
-			buf := make([]byte, n+2)
-			if _, err := io.ReadFull(rd, buf); err != nil {
-				return err
-			}
-			out.Write(buf)
+	var raw []byte
+	fields := 0
+	for i := 0; i+1 < len(dm); i += 2 {
+		if string(dm[i]) == "$11\r\nsubcommands\r\n" {
+			continue // geoshard lists only the subcommands it has
 		}
-	case '*', '~', '%':
-		n, _ := strconv.Atoi(body)
-		if line[0] == '%' {
-			n *= 2
-		}
-		for i := 0; i < n; i++ {
-			if err := readValue(rd, out); err != nil {
-				return err
-			}
-		}
+		raw = append(append(raw, dm[i]...), dm[i+1]...)
+		fields++
 	}
-	return nil
+	return raw, fields, nil
 }

@@ -2,6 +2,8 @@
 // formatting behind the GEO commands of Redis 7.0.15 (see
 // the project's GEO-SPEC.md): the 52-bit interleaved score, cell decoding,
 // haversine distances, the nine-cell search plan and the result ordering.
+// It adds one shape Redis 7.0 lacks, Valkey 9.0's BYPOLYGON (Polygon), whose
+// choices where Valkey leaves a case open are documented on the type.
 //
 // It is a leaf package: the standard library, libm through cgo so that
 // distances match glibc to the last bit, and github.com/mmcloughlin/geohash

@@ -24,7 +24,7 @@ func NewNear(lon, lat float64) Near {
 // a walk asks it of every node and item it meets.
 func (n *Near) Bound(r Rect) float64 {
 	// Plain comparisons, not math.Min/Max: this runs for every entry of
-	// every R-tree node a walk opens, and those handle NaN and -0 at a
+	// every cell and member a walk opens, and those handle NaN and -0 at a
 	// cost that showed in profiles.
 	var dlat float64
 	if n.lat < r.MinLat {

@@ -19,8 +19,13 @@ func (r Rect) Contains(lon, lat float64) bool {
 
 // CellRect returns the rectangle that every score in [start, start+4^n)
 // decodes into, for start a multiple of 4^n: the geohash cell n levels
-// above a single stored score (n <= Step).
+// above a single stored score (n <= Step). Cells past the east or north
+// edge (the overflow scores of lon=180 and lat=MaxLat, up to 2^54) come
+// back clamped to the edge, where Decode puts their members.
 func CellRect(start uint64, n uint) Rect {
 	a := decodeArea(start>>(2*n), Step-n)
-	return Rect{MinLon: a.lonMin, MinLat: a.latMin, MaxLon: a.lonMax, MaxLat: a.latMax}
+	return Rect{
+		MinLon: min(a.lonMin, MaxLon), MinLat: min(a.latMin, MaxLat),
+		MaxLon: min(a.lonMax, MaxLon), MaxLat: min(a.latMax, MaxLat),
+	}
 }

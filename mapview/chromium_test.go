@@ -15,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"geoshard/geo"
 	"geoshard/router"
+	"geoshard/shard"
 )
 
 // chromiumFlags keep headless Chromium off the network and out of the
@@ -101,9 +103,13 @@ func attrs(dom, elem, name, other string) map[string]string {
 func TestChromiumDrawsMap(t *testing.T) {
 	r := busyRouter(t)
 	b := newBrowser(t, r)
+	// The page's density covers its view: the grid, not the catch-all's
+	// drivers far away.
 	var members int64
-	for _, n := range r.ShardMembers() {
-		members += n
+	for id, n := range r.ShardMembers() {
+		if shard.ID(id) != r.Regions().CatchAll() {
+			members += n
+		}
 	}
 	cases := []struct {
 		hash, mode string
@@ -190,5 +196,39 @@ func TestChromiumDrawsMap(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(keep, "mapview.png"), data, 0o644); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestChromiumRates: with searches crossing a border while the page is
+// open, the default per-second view shows a rate above zero on that
+// border and on its legend, not the 0.0 a page of one snapshot showed.
+func TestChromiumRates(t *testing.T) {
+	r := busyRouter(t)
+	b := newBrowser(t, r)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		k := shard.Key{Name: "drivers"}
+		deadline := time.Now().Add(30 * time.Second)
+		for i := 0; i < 200_000 && time.Now().Before(deadline); i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			r.Search(k, geo.NewSearch(4.8, 52.25, geo.Shape{Radius: 2, Unit: 1000}), 10)
+			time.Sleep(200 * time.Microsecond)
+		}
+	}()
+	dom := b.dom("/map")
+	close(stop)
+	<-done
+	v, err := strconv.ParseFloat(attrs(dom, "path", "data-border", "data-value")["cell-0-0|cell-1-0"], 64)
+	if err != nil || !(v > 0) {
+		t.Errorf("busy border drawn with rate %v (%v), want above 0", v, err)
+	}
+	if !strings.Contains(dom, "searches that asked both shards/s") {
+		t.Error("the border legend is not in searches per second")
 	}
 }

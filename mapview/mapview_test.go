@@ -14,8 +14,8 @@ import (
 	"geoshard/shard"
 )
 
-// busyRouter is a router over a 3x2 grid with members in every cell, one
-// handoff and one search across a border.
+// busyRouter is a router over a 3x2 grid with members in every cell (37),
+// 70 more in the catch-all, one handoff and one search across a border.
 func busyRouter(t testing.TB) *router.Router {
 	t.Helper()
 	m := shard.GridMap(4.6, 52.2, 5.2, 52.5, 3, 2, 200)
@@ -27,6 +27,12 @@ func busyRouter(t testing.TB) *router.Router {
 			r.Add(k, "d"+string(rune('a'+n%26))+string(rune('a'+n/26)), geo.Encode(lon, lat), router.AddFlags{})
 			n++
 		}
+	}
+	// 70 drivers far away in the catch-all make the key too big for the
+	// router to search it by the shards that hold it: searches then ask
+	// the shards their area touches, as for a real fleet.
+	for i := 0; i < 70; i++ {
+		r.Add(k, "far-"+string(rune('a'+i%26))+string(rune('a'+i/26)), geo.Encode(-70+float64(i%10)*0.01, -30+float64(i/10)*0.01), router.AddFlags{})
 	}
 	// d-move starts in cell-0-0 and crosses into cell-1-0 (border at lon 4.8).
 	r.Add(k, "d-move", geo.Encode(4.75, 52.25), router.AddFlags{})

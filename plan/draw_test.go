@@ -49,7 +49,10 @@ func abs(v float64) float64 {
 func TestPictures(t *testing.T) {
 	m := shard.GridMap(-1, -1, 1, 1, 2, 1, 200)
 	w := &Workload{
-		Pings:    []Ping{{T: 0, ID: "d", Lon: -0.5, Lat: 0}, {T: 4, ID: "d", Lon: 0.5, Lat: 0}},
+		// A driver on each side near the border, so the search must ask
+		// both shards (the server skips a shard that cannot hold a hit).
+		Pings: []Ping{{T: 0, ID: "d", Lon: -0.5, Lat: 0}, {T: 1, ID: "w", Lon: -0.004, Lat: 0},
+			{T: 1, ID: "e", Lon: 0.004, Lat: 0}, {T: 4, ID: "d", Lon: 0.5, Lat: 0}},
 		Searches: []Search{{T: 5, Lon: 0, Lat: 0, RadiusM: 1000}},
 	}
 	rep := Replay("two cells", m, w)

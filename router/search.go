@@ -50,7 +50,9 @@ func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 		})
 		return dst, err
 	})
-	res.Hits = merge(res.Hits)
+	if len(ids) > 1 { // one shard (a remote one) answers in discovery order already
+		res.Hits = merge(res.Hits)
+	}
 	if limit > 0 && len(res.Hits) > limit {
 		res.Hits = res.Hits[:limit]
 	}

@@ -23,6 +23,8 @@ type ClusterOptions struct {
 	LeaseTTL  time.Duration // "cluster-lease-ttl": membership lease, seconds
 	Rebalance time.Duration // "cluster-rebalance-interval": between rebalancing steps, seconds
 
+	fanoutGiven bool // fanout-timeout was set: the cluster default does not apply
+
 	// The bus password: "cluster-password", else the first line of
 	// "cluster-password-file", else $GEOSHARD_CLUSTER_PASSWORD. Without
 	// one, cluster mode starts only with "cluster-insecure yes".
@@ -49,6 +51,16 @@ const (
 func clusterDefaults() ClusterOptions {
 	return ClusterOptions{Name: "geoshard", LeaseTTL: 5 * time.Second, Rebalance: 2 * time.Second}
 }
+
+// clusterFanout is fanout-timeout's default in cluster mode. A remote
+// shard's part of a search crosses the bus: a search of one big shard
+// (12,344 hits) through a non-owner took p50 11-13 ms, p90 18-23 ms, max
+// 26 ms on the quiet 2-core test machine (3-9 ms on the owner), but up to
+// 316 ms when that machine ran other builds at load 20, where searches on
+// the owner itself took up to 172 ms (tests/TestClusterRemoteSearch). 50
+// ms then answered nothing for the shard; 500 ms covers the worst seen
+// with room, and is what a search touching a hung node's shards waits.
+const clusterFanout = 500 * time.Millisecond
 
 func init() {
 	str := func(name string, field func(o *ClusterOptions) *string) directive {
@@ -87,6 +99,15 @@ func init() {
 		secret(str("cluster-etcd-password", func(o *ClusterOptions) *string { return &o.EtcdPassword })),
 		str("cluster-etcd-password-file", func(o *ClusterOptions) *string { return &o.EtcdPasswordFile }),
 	)
+	for i, d := range directives {
+		if d.name == "fanout-timeout" {
+			set := d.set
+			directives[i].set = func(o *Options, vals []string) error {
+				o.Cluster.fanoutGiven = true
+				return set(o, vals)
+			}
+		}
+	}
 }
 
 // prepareCluster checks the options cluster mode needs and fills in what
@@ -105,8 +126,8 @@ func (o *Options) prepareCluster() error {
 		return errors.New("cluster mode needs position-ttl > 0: copies a lost handoff delete leaves behind expire only by it")
 	case c.NodeID == "":
 		return errors.New("cluster mode needs node-id")
-	case c.LeaseTTL < time.Second:
-		return errors.New("cluster-lease-ttl must be at least 1 second (etcd leases are whole seconds)")
+	case c.LeaseTTL < time.Second || c.LeaseTTL%time.Second != 0:
+		return errors.New("cluster-lease-ttl must be a whole number of seconds >= 1 (etcd leases are whole seconds)")
 	case c.Rebalance <= 0:
 		return errors.New("cluster-rebalance-interval must be > 0")
 	}
@@ -202,6 +223,12 @@ func (s *Server) joinCluster() (leave func(), err error) {
 	if err := s.clusterTLS(&cfg); err != nil {
 		return nil, err
 	}
+	for _, f := range []string{c.PasswordFile, c.EtcdPasswordFile} {
+		if st, err := os.Stat(f); f != "" && err == nil && st.Mode().Perm()&0o077 != 0 {
+			s.log.Warn("a password file is readable by other users; chmod 600 it", "file", f,
+				"mode", st.Mode().Perm().String())
+		}
+	}
 	if c.Password == "" {
 		s.log.Warn("CLUSTER BUS OPEN: cluster-insecure yes and no cluster password; anyone who reaches the bus port " +
 			"can read, write and erase every position. For a demo on one machine only.")
@@ -209,6 +236,9 @@ func (s *Server) joinCluster() (leave func(), err error) {
 	n, err := cluster.StartNode(s.Router(), cfg)
 	if err != nil {
 		return nil, err
+	}
+	if !c.fanoutGiven {
+		s.Router().SetFanoutTimeout(clusterFanout)
 	}
 	s.log.Info("cluster mode", "etcd", strings.Join(c.Etcd, ","), "cluster", c.Name,
 		"node", c.NodeID, "advertise", adv, "bus_tls", c.TLS, "etcd_tls", cfg.EtcdTLS != nil,

@@ -47,7 +47,9 @@ func TestPrepareCluster(t *testing.T) {
 		{name: "tls-cluster without certificates", args: []string{"--cluster-password", "x", "--tls-cluster", "yes"},
 			wantErr: "tls-cluster needs"},
 		{name: "lease below a second", args: []string{"--cluster-password", "x", "--cluster-lease-ttl", "0.5"},
-			wantErr: "at least 1 second"},
+			wantErr: "whole number of seconds"},
+		{name: "lease of a second and a half", args: []string{"--cluster-password", "x", "--cluster-lease-ttl", "1.5"},
+			wantErr: "whole number of seconds"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 
 // Nearest appends at least the n nearest hits of the circle search q
 // written at or after minStamp (all of them when there are fewer), walking
-// the R-tree outwards from the centre, in no particular order; members as
-// near as the n-th may come too. Only members Redis's cell scan would
+// the score order's geohash cells outwards from the centre (walk.go), in
+// no particular order; members as near as the n-th may come too. Only members Redis's cell scan would
 // visit count. It reports whether the walk saw every hit.
 func (s *Shard) Nearest(k Key, q *geo.Search, minStamp int64, n int, dst []Hit) ([]Hit, bool) {
 	return s.NearestWithin(k, q, minStamp, n, q.RadiusMetres(), dst)

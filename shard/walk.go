@@ -65,12 +65,18 @@ func (w *walk) pop() step {
 // nearby visits items in the order of a lower bound of their distance from
 // (lon, lat); fn gets each item with that bound, until it returns false.
 // Every item not yet visited is at least as far as the last bound. Only
-// members whose scores are geohash cells (0 <= score < 2^52), the ones a
-// search can match, are visited.
+// members whose scores GEOADD can give (0 <= score < 2^54, edge overflow
+// included), the ones a search can match, are visited.
 func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
 	near := geo.NewNear(lon, lat)
 	w := make(walk, 0, 64)
-	w.push(step{start: 0, level: geo.Step})
+	// GEOADD's scores fill [0, 2^52) and, for points on the east edge
+	// (lon=180) or the north edge (lat=MaxLat), overflow into bits 52
+	// and 53 as in Redis: four top cells hold them all.
+	for c := range uint64(4) {
+		start := c << (2 * geo.Step)
+		w.push(step{bound: near.Bound(geo.CellRect(start, geo.Step)), start: start, level: geo.Step})
+	}
 	var refs [leafMembers + 1]ref
 	for len(w) > 0 {
 		st := w.pop()

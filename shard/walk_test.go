@@ -22,10 +22,15 @@ func TestNearbyWalk(t *testing.T) {
 		{"world", func(int) float64 { return geo.Encode(rng.Float64()*360-180, rng.Float64()*170-85) }},
 		{"one spot", func(int) float64 { return geo.Encode(4.9, 52.37) }},
 		{"few spots", func(i int) float64 { return geo.Encode(4.9+float64(i%3)*1e-6, 52.37) }},
+		{"edges", func(i int) float64 {
+			// lon=180 and lat=MaxLat overflow past 2^52, as in Redis.
+			return []float64{geo.Encode(180, 52.36), geo.Encode(4.9, geo.MaxLat), geo.Encode(180, geo.MaxLat),
+				geo.Encode(-180, 52.36), geo.Encode(4.9, 52.37)}[i%5]
+		}},
 		{"sorted-set scores", func(i int) float64 {
 			// ZADD takes any score: fractions, negatives and scores past
-			// 2^52 that no geohash cell holds.
-			return []float64{-1, 1.5, 1 << 52, math.Inf(1), float64(i), geo.Encode(4.9, 52.37)}[i%6]
+			// 2^54 that no geohash cell holds.
+			return []float64{-1, 1.5, 1 << 52, 1 << 54, math.Inf(1), float64(i), geo.Encode(4.9, 52.37)}[i%7]
 		}},
 	}
 	for _, tc := range tests {
@@ -36,7 +41,7 @@ func TestNearbyWalk(t *testing.T) {
 				score := tc.score(i)
 				name := fmt.Sprintf("m%d", i)
 				s.put(Entry{Member: name, Score: score})
-				if score >= 0 && score < 1<<52 {
+				if score >= 0 && score < 1<<54 {
 					want[name] = true
 				}
 			}

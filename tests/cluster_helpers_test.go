@@ -2,15 +2,22 @@ package tests
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
 
 	"geoshard/cluster/etcdtest"
 )
@@ -163,4 +170,88 @@ func clusterMap(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// faultDrivers is the data set of the fault tests: most drivers around
+// Amsterdam (so one shard holds a lot and big replies cross the bus), the
+// rest world-wide (so every node holds some).
+func faultDrivers(n int) []*redis.GeoLocation {
+	rng := rand.New(rand.NewPCG(12, 12))
+	out := make([]*redis.GeoLocation, n)
+	for i := range out {
+		lon, lat := 4.9+(rng.Float64()-0.5)*0.6, 52.37+(rng.Float64()-0.5)*0.36
+		if i%5 == 4 {
+			lon, lat = -179+rng.Float64()*358, -80+rng.Float64()*160
+		}
+		out[i] = &redis.GeoLocation{Name: fmt.Sprintf("driver:%d", i), Longitude: lon, Latitude: lat}
+	}
+	return out
+}
+
+// load writes the drivers through c in pipelined batches.
+func load(t *testing.T, c *redis.Client, ds []*redis.GeoLocation) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for i := 0; i < len(ds); i += 500 {
+		if err := c.GeoAdd(ctx, "drivers", ds[i:min(i+500, len(ds))]...).Err(); err != nil {
+			t.Fatalf("loading drivers: %v", err)
+		}
+	}
+}
+
+// describe sums up a reply for an error message.
+func describe(v any) string {
+	if a, ok := v.([]any); ok {
+		return fmt.Sprintf("%d elements", len(a))
+	}
+	return fmt.Sprint(v)
+}
+
+// hungPeer stops a node with SIGSTOP (it keeps its sockets open and
+// answers nothing) until the returned function lets it go on.
+func hungPeer(t *testing.T, n *clusterNode) (resume func()) {
+	t.Helper()
+	pid := n.proc.cmd.Process.Pid
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatalf("SIGSTOP %s: %v", n.id, err)
+	}
+	var once sync.Once
+	resume = func() { once.Do(func() { syscall.Kill(pid, syscall.SIGCONT) }) }
+	t.Cleanup(resume)
+	return resume
+}
+
+// percentile returns the p-th percentile (0..1) of ds.
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(int(float64(len(s))*p), len(s)-1)]
+}
+
+// assignmentOwners reads the published shard owners from etcd.
+func assignmentOwners(t *testing.T, tc *testCluster) map[string]string {
+	t.Helper()
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{tc.etcd.Endpoint}, DialTimeout: 2 * time.Second,
+		Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	resp, err := cli.Get(ctx, "/geoshard/"+tc.name+"/assignment")
+	if err != nil || len(resp.Kvs) != 1 {
+		t.Fatalf("reading the assignment: %v", err)
+	}
+	var a struct {
+		Owners map[string]string `json:"owners"`
+	}
+	if err := json.Unmarshal(resp.Kvs[0].Value, &a); err != nil {
+		t.Fatal(err)
+	}
+	return a.Owners
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -241,17 +242,32 @@ func TestClusterNodes(t *testing.T) {
 			victimShards++
 		}
 	}
-	victimAddr := tc.nodes[victim].proc.addr
-	tc.kill(victim)                             // SIGKILL: its lease stays until the TTL
-	deadline := time.Now().Add(5 * time.Second) // well within the 20 s lease
-	var m map[string]string
-	for time.Now().Before(deadline) {
-		m, _ = clusterInfo(tc.nodes["c"].c)
-		if m["cluster_down_shards"] == strconv.Itoa(victimShards) {
-			break
+	// A hung node (SIGSTOP) is registered and within its lease, but fails
+	// health checks: its shards count as down now, and as up again once it
+	// answers.
+	proc := tc.nodes[victim].proc.cmd.Process
+	waitDown := func(want string) map[string]string {
+		t.Helper()
+		var m map[string]string
+		for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			if m, _ = clusterInfo(tc.nodes["c"].c); m["cluster_down_shards"] == want {
+				break
+			}
 		}
-		time.Sleep(50 * time.Millisecond)
+		return m
 	}
+	proc.Signal(syscall.SIGSTOP)
+	m := waitDown(strconv.Itoa(victimShards))
+	proc.Signal(syscall.SIGCONT)
+	if m["cluster_down_shards"] != strconv.Itoa(victimShards) {
+		t.Errorf("while %s is stopped: INFO %v, want %d shards down", victim, m, victimShards)
+	}
+	if m := waitDown("0"); m["cluster_down_shards"] != "0" {
+		t.Errorf("after %s continued: INFO %v", victim, m)
+	}
+	victimAddr := tc.nodes[victim].proc.addr
+	tc.kill(victim)                          // SIGKILL: its lease stays until the TTL
+	m = waitDown(strconv.Itoa(victimShards)) // well within the 20 s lease
 	if m["cluster_down_shards"] != strconv.Itoa(victimShards) || m["cluster_members"] != "3" {
 		t.Fatalf("after killing %s (%d shards): INFO %v", victim, victimShards, m)
 	}

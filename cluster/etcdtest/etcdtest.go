@@ -53,6 +53,7 @@ func (s *Server) start() error {
 	cfg.LogLevel = "error"
 	cfg.LogOutputs = []string{"stderr"}
 	cfg.UnsafeNoFsync = true
+	cfg.BcryptCost = 4 // bcrypt's least: a test's passwords need no strength, and auth stays fast under -race
 	if s.tls != nil {
 		cfg.ClientTLSInfo = *s.tls
 	}

@@ -29,12 +29,15 @@ const usage = `usage:
                         [--svg map.svg] [--png map.png] [--naive-out grid.geojson]
                         [--cell 250] [--margin 200] [--tolerance 0.5] [--shape rect|follow]
                         [--current map.geojson [--split SHARD]]
+  geoshard-plan sweep   --pings p.csv --searches s.csv [--max-shards 8] [--cell 250] [--margin 200]
+                        [--tolerance 0.5] [--shape rect|follow]
   geoshard-plan synth   --out dir [--drivers 300] [--duration 20m] [--searches-per-sec 2] [--seed 1]
 
 Workload CSVs: pings "time,id,lon,lat", searches "time,lon,lat,radius_m" (COUNT 10)
 or "time,lon,lat,radius_m,count" (0: no COUNT); time in seconds or RFC 3339.
 propose compares its map with the equal grid of as many shards and says where it loses;
 --current counts the drivers a switch would move; --split refines one shard of --current.
+sweep does that for every shard count from 2 to --max-shards, one line each.
 `
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -49,6 +52,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return runPropose(args[1:], stdout, stderr)
 	case "synth":
 		return runSynth(args[1:], stdout, stderr)
+	case "sweep":
+		return runSweep(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

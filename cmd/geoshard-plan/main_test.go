@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -61,6 +62,17 @@ func TestCommands(t *testing.T) {
 		t.Errorf("refined map: %v, %v", m, err)
 	}
 
+	// Every shard count, each next to its grid, with a verdict.
+	out = mustRun(t, "sweep", "--pings", pings, "--searches", searches, "--max-shards", "4")
+	for _, n := range []string{"2", "3", "4"} {
+		if !regexp.MustCompile(`(?m)^ +` + n + ` +\d`).MatchString(out) {
+			t.Errorf("sweep lacks the line for %s shards:\n%s", n, out)
+		}
+	}
+	if strings.Count(out, "better or equal")+strings.Count(out, "loses on")+strings.Count(out, "WORSE") != 3 {
+		t.Errorf("sweep has not one verdict per shard count:\n%s", out)
+	}
+
 	// Two maps with one base name get pictures of their own.
 	other := filepath.Join(dir, "other")
 	os.MkdirAll(other, 0o755)
@@ -89,6 +101,7 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"report", "--pings", bad, "--map", "x.geojson"}, "header"},
 		{[]string{"propose", "--pings", bad, "--out", "x"}, "--shards"},
 		{[]string{"synth"}, "--out"},
+		{[]string{"sweep", "--pings", bad, "--max-shards", "1"}, "max-shards"},
 		{[]string{"synth", "--out", dir, "--drivers", "0"}, "drivers"},
 		{[]string{"report", "stray"}, "unexpected argument"},
 		{[]string{"propose", "--pings", bad, "--out", "x", "--shards", "4", "--tolerance", "2"}, "tolerance"},

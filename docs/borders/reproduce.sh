@@ -26,6 +26,7 @@ for v in "6 rect 0.5" "8 rect 0.5" "4 rect 0.2" "4 follow 0.5"; do
 		--out "$work/out/p-$1-$2.geojson" --png "$work/out/p-$1-$2-$3.png" | sed -n '3,10p'
 done
 cp "$work/out/p-4-follow-0.5.png" docs/borders/metro-follow.png
+"$bin/geoshard-plan" sweep $P --max-shards 8
 
 # The same files replayed against live servers: the server's counters.
 serve() { # port metrics-port regions
