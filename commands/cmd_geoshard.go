@@ -36,8 +36,10 @@ func geoshardTTL(e *Engine, c *Client, args [][]byte) {
 		return
 	}
 	secs, err := strconv.ParseFloat(string(args[3]), 64)
-	if err != nil || secs < 0 || secs > 1e9 || strings.ContainsAny(string(args[3]), "_xXpP") {
-		c.W.Error("ERR position TTL must be a number of seconds >= 0, or DEFAULT")
+	// NaN passes no comparison, and a positive value under a millisecond
+	// would become 0, which means "never": both are refused.
+	if err != nil || !(secs == 0 || (secs >= 0.001 && secs <= 1e9)) || strings.ContainsAny(string(args[3]), "_xXpP") {
+		c.W.Error("ERR position TTL must be 0 (never) or 0.001 to 1000000000 seconds, or DEFAULT")
 		return
 	}
 	e.Router().SetKeyTTL(k, time.Duration(secs*float64(time.Second)))

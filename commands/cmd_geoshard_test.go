@@ -5,6 +5,8 @@ import (
 	"time"
 )
 
+const errTTL = "-ERR position TTL must be 0 (never) or 0.001 to 1000000000 seconds, or DEFAULT\r\n"
+
 // A key's own position TTL wins over the global one, 0 included, and
 // DEFAULT hands it back.
 func TestGeoshardTTL(t *testing.T) {
@@ -18,7 +20,16 @@ func TestGeoshardTTL(t *testing.T) {
 		{"GEOSHARD TTL drivers", ":0\r\n"},
 		{"GEOSHARD TTL drivers default", "+OK\r\n"},
 		{"GEOSHARD TTL drivers", ":30000\r\n"},
-		{"GEOSHARD TTL drivers -1", "-ERR position TTL must be a number of seconds >= 0, or DEFAULT\r\n"},
+		{"GEOSHARD TTL drivers -1", errTTL},
+		{"GEOSHARD TTL drivers NaN", errTTL},
+		{"GEOSHARD TTL drivers nan", errTTL},
+		{"GEOSHARD TTL drivers inf", errTTL},
+		{"GEOSHARD TTL drivers 1e-12", errTTL},
+		{"GEOSHARD TTL drivers 0.0009", errTTL},
+		{"GEOSHARD TTL drivers 1e10", errTTL},
+		{"GEOSHARD TTL drivers", ":30000\r\n"}, // none of them changed it
+		{"GEOSHARD TTL drivers 0.001", "+OK\r\n"},
+		{"GEOSHARD TTL drivers", ":1\r\n"},
 		{"GEOSHARD TTL drivers 1 2", "-ERR syntax error\r\n"},
 		{"GEOSHARD TTL", "-ERR wrong number of arguments for 'geoshard|ttl' command\r\n"},
 		{"GEOSHARD NOPE", "-ERR unknown subcommand 'NOPE'. Try GEOSHARD HELP.\r\n"},

@@ -44,8 +44,11 @@ type Reader struct {
 	// Unauthenticated applies Redis's limits for a client that has not
 	// given the password it must give yet.
 	Unauthenticated bool
-	args            [][]byte
-	buf             []byte
+	// BigBytes counts the bytes of big bulks received, whole or not (see
+	// readBig): memory worth handing back once the connection ends.
+	BigBytes int64
+	args     [][]byte
+	buf      []byte
 }
 
 // NewReader returns a Reader with Redis's default limits.
@@ -62,7 +65,7 @@ func (r *Reader) Buffered() int { return r.rd.Buffered() }
 // skipped as Redis does.
 func (r *Reader) ReadCommand() ([][]byte, error) {
 	if cap(r.buf) > keepBuf {
-		r.buf = nil // the last command's big bulk: not pinned to an idle client
+		r.buf = nil // a long pipeline's words: not pinned to an idle client
 	}
 	r.args = r.args[:0]
 	for {
@@ -98,7 +101,10 @@ func (r *Reader) readOne() ([][]byte, error) {
 	// Arguments are copied into one buffer so that a pipeline of small
 	// commands costs no allocation per argument.
 	r.buf = r.buf[:0]
-	type span struct{ lo, hi int }
+	type span struct {
+		lo, hi int
+		big    []byte // a big bulk, read on its own (readBig)
+	}
 	// Grown as the words arrive: a count alone reserves nothing.
 	spans := make([]span, 0, min(n, 8))
 	for i := int64(0); i < n; i++ {
@@ -120,47 +126,69 @@ func (r *Reader) readOne() ([][]byte, error) {
 		if r.Unauthenticated && size > maxUnauthBulkLen {
 			return nil, ProtocolError("unauthenticated bulk length")
 		}
-		lo, end := len(r.buf), 0
 		if size > keepBuf {
-			end = lo + int(size) + 2
-		}
-		// Grow as the data arrives, so a bulk header alone cannot make
-		// the server reserve gigabytes, and never past what the header
-		// announced, so a big bulk costs its size and not up to twice it.
-		for left := int(size) + 2; left > 0; {
-			chunk := min(left, 1<<20)
-			at := len(r.buf)
-			r.buf = grow(r.buf, chunk, end)
-			if _, err := io.ReadFull(r.rd, r.buf[at:at+chunk]); err != nil {
-				return nil, unexpected(err)
+			big, err := r.readBig(int(size))
+			if err != nil {
+				return nil, err
 			}
-			left -= chunk
+			spans = append(spans, span{big: big})
+			continue
+		}
+		// Grow as the data arrives: the buffer doubles, but this bulk
+		// is at most keepBuf, so a header alone reserves little.
+		lo := len(r.buf)
+		r.buf = grow(r.buf, int(size)+2)
+		if _, err := io.ReadFull(r.rd, r.buf[lo:]); err != nil {
+			return nil, unexpected(err)
 		}
 		// Redis does not check the CRLF after a bulk; neither do we.
 		r.buf = r.buf[:lo+int(size)]
-		spans = append(spans, span{lo, lo + int(size)})
+		spans = append(spans, span{lo: lo, hi: lo + int(size)})
 	}
 	for _, s := range spans {
+		if s.big != nil {
+			r.args = append(r.args, s.big)
+			continue
+		}
 		r.args = append(r.args, r.buf[s.lo:s.hi:s.hi])
 	}
 	return r.args, nil
 }
 
-// grow extends b by n bytes, doubling its capacity, but not past want
-// when it is set (where a big bulk ends, known from its header): small
-// words keep the doubling's amortised cost, a big one costs its size and
-// not up to twice it.
-func grow(b []byte, n, want int) []byte {
+func grow(b []byte, n int) []byte {
 	if cap(b)-len(b) >= n {
 		return b[:len(b)+n]
 	}
-	c := 2*cap(b) + n
-	if want > 0 {
-		c = max(min(c, want), len(b)+n)
-	}
-	nb := make([]byte, len(b)+n, c)
+	nb := make([]byte, len(b)+n, 2*cap(b)+n)
 	copy(nb, b)
 	return nb
+}
+
+// bigChunk is the piece a big bulk is received in.
+const bigChunk = 4 << 20
+
+// readBig reads a bulk of more than keepBuf bytes (and its CRLF) in
+// pieces of bigChunk, and makes it one slice only once all of it came:
+// a client that announces a big bulk and sends part of it costs what it
+// sent, not what it announced nor the doubling's copies, and it all goes
+// when the client does.
+func (r *Reader) readBig(size int) ([]byte, error) {
+	var pieces [][]byte
+	for left := size + 2; left > 0; {
+		p := make([]byte, min(left, bigChunk))
+		if _, err := io.ReadFull(r.rd, p); err != nil {
+			return nil, unexpected(err)
+		}
+		pieces = append(pieces, p)
+		left -= len(p)
+		r.BigBytes += int64(len(p))
+	}
+	out := make([]byte, 0, size+2)
+	for i := range pieces {
+		out = append(out, pieces[i]...)
+		pieces[i] = nil // each piece can go as soon as it is copied
+	}
+	return out[:size:size], nil
 }
 
 func unexpected(err error) error {

@@ -55,6 +55,11 @@ func (s *Server) serveConn(nc net.Conn) {
 		return
 	}
 	rd := resp.NewReader(nc)
+	defer func() {
+		if rd.BigBytes >= reclaimAfter {
+			s.reclaimSoon()
+		}
+	}()
 	for {
 		rd.MaxBulkLen = s.maxBulkLen.Load()
 		rd.Unauthenticated = s.engine.AuthRequired(c)
@@ -76,7 +81,7 @@ func (s *Server) serveConn(nc net.Conn) {
 				s.log.Warn("protocol error", "client", remote, "err", perr.Error())
 			}
 			if len(c.W.Buf) > 0 && !errors.Is(err, io.EOF) {
-				s.write(nc, c)
+				s.write(nc, c, false)
 			}
 			if !errors.Is(err, io.EOF) && perr == "" && !errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, net.ErrClosed) {
 				s.log.Debug("read failed", "client", remote, "err", err)
@@ -88,7 +93,7 @@ func (s *Server) serveConn(nc net.Conn) {
 		}
 		s.engine.Exec(c, args)
 		if c.Quit() || len(c.W.Buf) >= flushAt || rd.Buffered() == 0 {
-			if err := s.write(nc, c); err != nil {
+			if err := s.write(nc, c, rd.Buffered() > 0); err != nil {
 				switch {
 				case errors.Is(err, errOutputLimit):
 					s.log.Warn("closing client over the output buffer hard limit", "client", remote, "err", err)
@@ -133,7 +138,14 @@ func isLoopback(a net.Addr) bool {
 // reply past the hard limit, or a write stalled past the soft limit for
 // its time (or past the idle timeout), disconnects the client, so a client
 // that stops reading holds at most its last replies and one goroutine.
-func (s *Server) write(nc net.Conn, c *commands.Client) error {
+//
+// pipelined says the client has sent more commands. Redis would run them
+// and let their replies pile up until a limit fires; geoshard stops
+// reading instead (a client costs one flush of replies, not up to the
+// hard limit), so a write stalled for the soft limit's time while more
+// commands wait counts as passing the soft limit: without that, a client
+// that pipelines and never reads would hold its connection for ever.
+func (s *Server) write(nc net.Conn, c *commands.Client, pipelined bool) error {
 	pending := int64(len(c.W.Buf))
 	lim := s.outputLimit.Load()
 	if lim.Hard > 0 && pending > lim.Hard {
@@ -141,7 +153,7 @@ func (s *Server) write(nc net.Conn, c *commands.Client) error {
 		return fmt.Errorf("%w: %d bytes of replies over the hard limit %d", errOutputLimit, pending, lim.Hard)
 	}
 	var wait time.Duration
-	if lim.Soft > 0 && lim.SoftTime > 0 && pending > lim.Soft {
+	if lim.Soft > 0 && lim.SoftTime > 0 && (pending > lim.Soft || pipelined) {
 		wait = lim.SoftTime
 	}
 	if t := time.Duration(s.timeout.Load()); t > 0 && (wait == 0 || t < wait) {
@@ -160,11 +172,45 @@ func (s *Server) write(nc net.Conn, c *commands.Client) error {
 	if wait == 0 && s.stopping.Load() {
 		nc.SetWriteDeadline(time.Now().Add(shutdownGrace))
 	}
-	_, err := nc.Write(c.W.Buf)
+	err := s.writeStalled(nc, c.W.Buf, deadline, lim)
 	c.W.Buf = c.W.Buf[:0]
 	if len(c.W.Buf) == 0 && cap(c.W.Buf) > 4*flushAt {
 		c.W.Buf = nil // one huge reply should not stay pinned to the client
 	}
+	return err
+}
+
+// stallCheck is how long a write may block before the server looks
+// whether the client is sending more commands meanwhile (see write).
+const stallCheck = time.Second
+
+// writeStalled writes buf by deadline (zero: none). With a soft limit,
+// the write first gets stallCheck; if the client has not taken the
+// replies by then and its next commands wait in the kernel (the
+// pipelining rule of write), the soft limit's time bounds the rest. The
+// receive queue is only looked at for a stalled write, never on the fast
+// path.
+func (s *Server) writeStalled(nc net.Conn, buf []byte, deadline time.Time, lim *OutputLimit) error {
+	if lim.Soft <= 0 || lim.SoftTime <= 0 || (!deadline.IsZero() && time.Until(deadline) <= stallCheck) {
+		_, err := nc.Write(buf)
+		return err
+	}
+	start := time.Now()
+	nc.SetWriteDeadline(start.Add(stallCheck))
+	n, err := nc.Write(buf)
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		return err
+	}
+	if inputPending(nc) {
+		if soft := start.Add(lim.SoftTime); deadline.IsZero() || soft.Before(deadline) {
+			deadline = soft
+		}
+	}
+	nc.SetWriteDeadline(deadline)
+	if s.stopping.Load() && deadline.IsZero() {
+		nc.SetWriteDeadline(time.Now().Add(shutdownGrace))
+	}
+	_, err = nc.Write(buf[n:])
 	return err
 }
 

@@ -398,8 +398,10 @@ func parseInt(s string, lo, hi int) (int, error) {
 
 func parseSeconds(s string) (time.Duration, error) {
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f < 0 || f > 1e9 {
-		return 0, fmt.Errorf("want a number of seconds >= 0")
+	// NaN passes no comparison, and a positive value under a millisecond
+	// would become 0, which means "never": both are refused.
+	if err != nil || !(f == 0 || (f >= 0.001 && f <= 1e9)) {
+		return 0, fmt.Errorf("want 0 or 0.001 to 1000000000 seconds")
 	}
 	return time.Duration(f * float64(time.Second)), nil
 }

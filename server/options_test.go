@@ -116,3 +116,28 @@ func TestDirectivesReadBack(t *testing.T) {
 		}
 	}
 }
+
+// TestParseSeconds: NaN and values that would round to 0 ("never") are
+// refused for position-ttl and timeout.
+func TestParseSeconds(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want time.Duration
+		bad  bool
+	}{
+		{"0", 0, false},
+		{"1.5", 1500 * time.Millisecond, false},
+		{"0.001", time.Millisecond, false},
+		{"NaN", 0, true},
+		{"-nan", 0, true},
+		{"inf", 0, true},
+		{"1e-12", 0, true},
+		{"-1", 0, true},
+		{"1e10", 0, true},
+	} {
+		got, err := parseSeconds(tc.in)
+		if (err != nil) != tc.bad || (!tc.bad && got != tc.want) {
+			t.Errorf("parseSeconds(%q) = %v, %v; want %v, bad %v", tc.in, got, err, tc.want, tc.bad)
+		}
+	}
+}

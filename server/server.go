@@ -39,10 +39,11 @@ type Server struct {
 	protected   atomic.Bool
 	outputLimit atomic.Pointer[OutputLimit]
 	stopping    atomic.Bool // set once shutdown begins
+	reclaiming  atomic.Bool // a garbage collection is due (reclaim.go)
 
 	mu        sync.Mutex
 	listeners []net.Listener
-	httpLn    net.Listener // /metrics; nil when metrics-port is 0
+	httpLns   []net.Listener // /metrics on every bind address; none when metrics-port is 0
 	conns     map[net.Conn]struct{}
 	closing   bool
 	wg        sync.WaitGroup
@@ -104,7 +105,7 @@ func New(o Options, log *slog.Logger) (*Server, error) {
 func (s *Server) Router() *router.Router { return s.engine.Router() }
 
 // Listen opens the listening sockets: the Redis port (and the TLS port)
-// on every bind address, and the metrics port on the first.
+// on every bind address, and the metrics port too.
 func (s *Server) Listen() error {
 	ports := []int{s.opts.Port}
 	if s.tls != nil {
@@ -124,12 +125,16 @@ func (s *Server) Listen() error {
 		}
 	}
 	if s.opts.MetricsPort != 0 {
-		ln, err := listen(s.opts.Bind[0], s.opts.MetricsPort)
-		if err != nil {
-			s.closeListeners()
-			return fmt.Errorf("metrics: %w", err)
+		// On the bind addresses, as the Redis port: bind says where the
+		// server may be reached, whatever the protocol.
+		for _, host := range s.opts.Bind {
+			ln, err := listen(host, s.opts.MetricsPort)
+			if err != nil {
+				s.closeListeners()
+				return fmt.Errorf("metrics: %w", err)
+			}
+			s.httpLns = append(s.httpLns, ln)
 		}
-		s.httpLn = ln
 	}
 	s.removeStaleTemps()
 	return nil
@@ -172,16 +177,18 @@ func (s *Server) Serve(ctx context.Context) error {
 	go every(bg, time.Second, func() { s.Router().Reclaim() })
 	go every(bg, 100*time.Millisecond, s.engine.ExpireCycle)
 	go every(bg, 100*time.Millisecond, s.maybeSave)
-	errc := make(chan error, len(s.listeners)+1)
+	errc := make(chan error, len(s.listeners)+len(s.httpLns))
 	var web *http.Server
-	if s.httpLn != nil {
+	if len(s.httpLns) > 0 {
 		web = &http.Server{Handler: s.httpHandler(), ReadHeaderTimeout: 10 * time.Second,
 			ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
-		go func() {
-			if err := web.Serve(s.httpLn); !errors.Is(err, http.ErrServerClosed) {
-				errc <- fmt.Errorf("metrics: %w", err)
-			}
-		}()
+		for _, ln := range s.httpLns {
+			go func() {
+				if err := web.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+					errc <- fmt.Errorf("metrics: %w", err)
+				}
+			}()
+		}
 	}
 	for _, ln := range s.listeners {
 		go func() { errc <- s.accept(ln) }()
@@ -271,8 +278,8 @@ func (s *Server) closeListeners() {
 	for _, ln := range s.listeners {
 		ln.Close()
 	}
-	if s.httpLn != nil {
-		s.httpLn.Close()
+	for _, ln := range s.httpLns {
+		ln.Close()
 	}
 }
 

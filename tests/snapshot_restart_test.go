@@ -142,7 +142,7 @@ func TestSnapshotSaveSchedule(t *testing.T) {
 func TestSnapshotShutdownCannotSave(t *testing.T) {
 	dir := t.TempDir()
 	gone := filepath.Join(dir, "gone")
-	p := startSnap(t, "geoshard", dir)
+	p := startSnap(t, "geoshard", dir, "--enable-protected-configs", "yes")
 	rc := dialRaw(t, p)
 	if err := mkdir(gone); err != nil {
 		t.Fatal(err)
