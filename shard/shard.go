@@ -42,7 +42,6 @@ type Shard struct {
 }
 
 // New returns an empty shard.
-// New returns an empty shard.
 func New() *Shard {
 	return &Shard{sets: make(map[Key]*set)}
 }
