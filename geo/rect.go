@@ -1,5 +1,7 @@
 package geo
 
+import "math/bits"
+
 // Rect is a longitude/latitude rectangle in degrees. A rectangle never
 // crosses the antimeridian: an area that does is described by two.
 type Rect struct {
@@ -28,4 +30,19 @@ func CellRect(start uint64, n uint) Rect {
 		MinLon: min(a.lonMin, MaxLon), MinLat: min(a.latMin, MaxLat),
 		MaxLon: min(a.lonMax, MaxLon), MaxLat: min(a.latMax, MaxLat),
 	}
+}
+
+// Rect returns the rectangle every score of the cell decodes into, and
+// false when the cell is not an aligned geohash cell (Redis's never fail
+// that, but a caller must then assume the whole world).
+func (c Cell) Rect() (Rect, bool) {
+	if !(c.Min >= 0 && c.Max <= 1<<52 && c.Max > c.Min) {
+		return Rect{}, false
+	}
+	start, width := uint64(c.Min), uint64(c.Max)-uint64(c.Min)
+	k := bits.TrailingZeros64(width)
+	if k%2 != 0 || width != 1<<k || start%width != 0 || float64(start) != c.Min || float64(start+width) != c.Max {
+		return Rect{}, false
+	}
+	return CellRect(start, uint(k/2)), true
 }

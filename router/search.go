@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"geoshard/geo"
@@ -29,16 +30,17 @@ func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 	ids := r.asked(g, q)
 	r.stats.countFanOut(len(ids))
 	cut := r.minStamp(g, now())
+	plan := r.planCells(q)
 	if len(ids) == 1 && r.local(ids[0]) {
 		// The common case pays for no merge.
 		id := ids[0]
 		r.stats.Shards[id].Searches.Add(1)
 		r.wait(id)
-		return Result{Hits: r.shards[id].Search(k, q, cut, limit, nil), Shards: 1}
+		return Result{Hits: r.shards[id].SearchCells(k, q, plan.mask(r.regions, id), cut, limit, nil), Shards: 1}
 	}
 	res := r.fanOut(ids, func(ctx context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error) {
 		if r.cl == nil {
-			return r.shards[id].Search(k, q, cut, limit, dst), nil
+			return r.shards[id].SearchCells(k, q, plan.mask(r.regions, id), cut, limit, dst), nil
 		}
 		err := r.onShard(ctx, id, func(s *shard.Shard) error {
 			dst = s.Search(k, q, cut, limit, dst)
@@ -57,6 +59,52 @@ func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 		res.Hits = res.Hits[:limit]
 	}
 	return res
+}
+
+// cellPlan is a search's cells as rectangles, to ask each shard only for
+// the cells its members can be in: on a fine map, one or two of the nine.
+type cellPlan struct {
+	rects [9]geo.Rect
+	n     int
+	ok    bool // false: ask every shard for every cell
+}
+
+// planCells returns q's cell plan. While a reload moves members, a shard
+// may still hold members the new map places elsewhere, so every cell is
+// asked for.
+func (r *Router) planCells(q *geo.Search) cellPlan {
+	var p cellPlan
+	if r.cl != nil || r.moving() != nil || len(q.Cells) > len(p.rects) {
+		return p
+	}
+	for i, c := range q.Cells {
+		rect, ok := c.Rect()
+		if !ok {
+			return cellPlan{}
+		}
+		p.rects[i] = rect
+	}
+	p.n, p.ok = len(q.Cells), true
+	return p
+}
+
+// mask names the cells of the plan that meet the reach of shard id: the
+// only ones where the router can have left its members.
+func (p *cellPlan) mask(m *shard.Map, id shard.ID) shard.CellMask {
+	if !p.ok {
+		return shard.AllCells
+	}
+	reach, ok := m.Reach(id)
+	if !ok {
+		return shard.AllCells
+	}
+	var mask shard.CellMask
+	for i, rect := range p.rects[:p.n] {
+		if rect.Intersects(reach) {
+			mask |= 1 << i
+		}
+	}
+	return mask
 }
 
 // askFunc asks one shard and appends its hits to dst.
@@ -248,10 +296,50 @@ func (r *Router) wait(id shard.ID) {
 // delete can leave next to an older one.
 func merge(hits []shard.Hit) []shard.Hit {
 	hits = dedupe(hits)
-	slices.SortFunc(hits, func(a, b shard.Hit) int {
-		return cmp.Or(cmp.Compare(a.Cell, b.Cell), cmp.Compare(a.Score, b.Score), cmp.Compare(a.Member, b.Member))
+	// Sorting small keys and moving each hit once costs a fraction of
+	// sorting the hits themselves; members are compared only on a tie.
+	type key struct {
+		cell  int32
+		at    int32
+		score float64
+	}
+	keys := make([]key, len(hits))
+	sorted := true
+	for i, h := range hits {
+		keys[i] = key{int32(h.Cell), int32(i), h.Score}
+		if sorted && i > 0 && compareHits(&hits[i-1], &hits[i]) > 0 {
+			sorted = false
+		}
+	}
+	if sorted {
+		return hits
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.cell != b.cell {
+			return cmp.Compare(a.cell, b.cell)
+		}
+		if a.score != b.score {
+			return cmp.Compare(a.score, b.score)
+		}
+		return strings.Compare(hits[a.at].Member, hits[b.at].Member)
 	})
-	return hits
+	out := make([]shard.Hit, len(hits))
+	for i, k := range keys {
+		out[i] = hits[k.at]
+	}
+	return out
+}
+
+// compareHits orders hits as Redis discovers them: by cell, then score,
+// then member.
+func compareHits(a, b *shard.Hit) int {
+	if a.Cell != b.Cell {
+		return cmp.Compare(a.Cell, b.Cell)
+	}
+	if a.Score != b.Score {
+		return cmp.Compare(a.Score, b.Score)
+	}
+	return strings.Compare(a.Member, b.Member)
 }
 
 // dedupe keeps one copy of each member, one with the newest timestamp:

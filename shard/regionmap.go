@@ -35,21 +35,23 @@ const rmDefaultCatchAll = "catchall"
 // margin and a version. The catch-all shard owns every point no polygon
 // holds. A Map is immutable once built and safe for concurrent use.
 type Map struct {
-	names    []string
-	byName   map[string]ID
-	catchAll ID
-	margin   float64
-	version  string
-	verNum   bool // the version was a JSON number (kept for GeoJSON)
-	polys    []rmPoly
-	byShard  [][]int32 // polygon indices of each shard
-	single   []bool    // the shard's feature was a Polygon, not a MultiPolygon
-	index    rmTree    // over polygon bounding boxes
-	exposed  []rmSeg   // the boundary of the catch-all's area
-	expIndex rmTree    // over exposed segment bounding boxes
-	adjOnce  sync.Once
-	adj      rmAdj // the borders, see adjacency
-	off, n   int   // see Placed: the map's own shards are [off, off+n); n 0: all
+	names     []string
+	byName    map[string]ID
+	catchAll  ID
+	margin    float64
+	version   string
+	verNum    bool // the version was a JSON number (kept for GeoJSON)
+	polys     []rmPoly
+	byShard   [][]int32 // polygon indices of each shard
+	single    []bool    // the shard's feature was a Polygon, not a MultiPolygon
+	index     rmTree    // over polygon bounding boxes
+	exposed   []rmSeg   // the boundary of the catch-all's area
+	expIndex  rmTree    // over exposed segment bounding boxes
+	adjOnce   sync.Once
+	adj       rmAdj // the borders, see adjacency
+	reachOnce sync.Once
+	reach     []geo.Rect // see Reach; MinLat > MaxLat: unbounded
+	off, n    int        // see Placed: the map's own shards are [off, off+n); n 0: all
 }
 
 //go:embed world.geojson

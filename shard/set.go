@@ -165,13 +165,36 @@ const (
 	minSplit = 1 << 8
 )
 
+// sparse is how many members a range may hold for a scan to test each
+// one rather than classify the range: about what one classification
+// costs in distances.
+const sparse = 3
+
 // scan visits, in sorted-set order, the members with scores in [lo, hi)
 // that the search may match, telling fn whether the member is certainly
 // inside. Ranges the search cannot reach are skipped whole. It returns
 // false if fn stopped it.
 func (s *set) scan(q *geo.Search, lo, hi float64, depth int, fn func(r ref, inside bool) bool) bool {
-	if depth > 0 && !s.anyIn(lo, hi) {
-		return true // nothing here: not worth classifying
+	// On a fine map most ranges a shard is asked for hold no member or a
+	// few: testing those few costs less than classifying the range, and
+	// an empty one costs one probe of the tree.
+	var few [sparse + 1]ref
+	n := 0
+	s.byScore.Ascend(ref{lo, probe}, func(r ref) bool {
+		if r.score >= hi {
+			return false
+		}
+		few[n] = r
+		n++
+		return n < len(few)
+	})
+	if n <= sparse {
+		for _, r := range few[:n] {
+			if !fn(r, false) {
+				return false
+			}
+		}
+		return true
 	}
 	class := q.Classify(lo, hi)
 	switch {
@@ -195,16 +218,6 @@ func (s *set) scan(q *geo.Search, lo, hi float64, depth int, fn func(r ref, insi
 		return more
 	})
 	return more
-}
-
-// anyIn reports whether some member has a score in [lo, hi).
-func (s *set) anyIn(lo, hi float64) bool {
-	found := false
-	s.byScore.Ascend(ref{lo, probe}, func(r ref) bool {
-		found = r.score < hi
-		return false
-	})
-	return found
 }
 
 // each calls fn for every item, in no particular order.

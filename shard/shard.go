@@ -110,6 +110,25 @@ func (s *Shard) Delete(k Key, member string, notAfter int64) (Entry, bool) {
 // order), the copies that q matches and that were written at or after
 // minStamp. With limit > 0 it stops after limit hits, as COUNT ... ANY does.
 func (s *Shard) Search(k Key, q *geo.Search, minStamp int64, limit int, dst []Hit) []Hit {
+	return s.SearchCells(k, q, AllCells, minStamp, limit, dst)
+}
+
+// AllCells asks SearchCells for every cell of a search's plan.
+const AllCells = ^CellMask(0)
+
+// CellMask names cells of a search's plan (at most nine): bit i for
+// q.Cells[i].
+type CellMask uint16
+
+// SearchCells is Search over the cells of q in mask only, which the
+// caller knows to be the only ones that can hold this shard's members:
+// on a fine map a shard's area meets one or two of a search's nine
+// cells, and a cell skipped costs nothing. Hits keep their cell's index
+// in q.Cells.
+func (s *Shard) SearchCells(k Key, q *geo.Search, mask CellMask, minStamp int64, limit int, dst []Hit) []Hit {
+	if mask == 0 {
+		return dst
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	st := s.sets[k]
@@ -120,6 +139,9 @@ func (s *Shard) Search(k Key, q *geo.Search, minStamp int64, limit int, dst []Hi
 	for i, c := range q.Cells {
 		if limit > 0 && found >= limit {
 			break
+		}
+		if mask != AllCells && mask&(1<<i) == 0 {
+			continue
 		}
 		st.scan(q, c.Min, c.Max, 0, func(r ref, inside bool) bool {
 			lon, lat := geo.Decode(r.score)
