@@ -117,3 +117,61 @@ func TestTopBorders(t *testing.T) {
 		t.Errorf("busiest border %v, want %v", top[0], want)
 	}
 }
+
+// Members kept across a border by the hysteresis margin are still found
+// where the region map no longer puts them: each shard is asked only for
+// the cells its area, margin included, meets (issue 11), and searches of
+// every size over a map of 3 km areas with a 2 km margin equal a
+// brute-force scan.
+func TestSearchFindsMembersKeptPastBorders(t *testing.T) {
+	m := shard.GridMap(4, 51, 6, 53, 40, 60, 2000)
+	r := New(Config{Regions: m})
+	rng := rand.New(rand.NewPCG(12, 3))
+	pos := make([][2]float64, 3000)
+	for i := range pos {
+		pos[i] = [2]float64{4 + rng.Float64()*2, 51 + rng.Float64()*2}
+		r.Add(drivers, fmt.Sprintf("m%d", i), geo.Encode(pos[i][0], pos[i][1]), AddFlags{})
+	}
+	for range 3 { // wobble: up to about 1.5 km each way, three times
+		for i := range pos {
+			pos[i][0] += (rng.Float64() - 0.5) * 0.04
+			pos[i][1] += (rng.Float64() - 0.5) * 0.027
+			r.Add(drivers, fmt.Sprintf("m%d", i), geo.Encode(pos[i][0], pos[i][1]), AddFlags{})
+		}
+	}
+	pts := make([]point, len(pos))
+	for i, p := range pos {
+		pts[i] = point{fmt.Sprintf("m%d", i), geo.Encode(p[0], p[1])}
+	}
+	kept := 0
+	g := r.key(drivers, false)
+	for i := range g.stripes {
+		for member, s := range g.stripes[i].owner {
+			var j int
+			fmt.Sscanf(member, "m%d", &j)
+			if m.Locate(pos[j][0], pos[j][1]) != s.shard {
+				kept++
+			}
+		}
+	}
+	if kept < 100 {
+		t.Fatalf("only %d members kept past a border: the test does not test the margin", kept)
+	}
+	shapes := []geo.Shape{
+		{Radius: 300, Unit: 1}, {Radius: 2, Unit: 1000}, {Radius: 10, Unit: 1000}, {Radius: 100, Unit: 1000},
+		{Box: true, Width: 3, Height: 5, Unit: 1000}, {Box: true, Width: 40, Height: 20, Unit: 1000},
+	}
+	for _, shape := range shapes {
+		for i := range 20 {
+			q := geo.NewSearch(4+rng.Float64()*2, 51+rng.Float64()*2, shape)
+			res := r.Search(drivers, q, 0)
+			got := make([]string, len(res.Hits))
+			for j, h := range res.Hits {
+				got[j] = h.Member
+			}
+			if want := bruteForce(pts, q); !slices.Equal(got, want) {
+				t.Fatalf("%+v (search %d): %d hits, want %d", shape, i, len(got), len(want))
+			}
+		}
+	}
+}
