@@ -323,11 +323,25 @@ func merge(hits []shard.Hit) []shard.Hit {
 		}
 		return strings.Compare(hits[a.at].Member, hits[b.at].Member)
 	})
-	out := make([]shard.Hit, len(hits))
-	for i, k := range keys {
-		out[i] = hits[k.at]
+	// Move each hit to its place by following the permutation's cycles:
+	// hits[i] takes hits[keys[i].at].
+	for i := range keys {
+		if int(keys[i].at) == i {
+			continue
+		}
+		tmp, j := hits[i], i
+		for {
+			from := int(keys[j].at)
+			keys[j].at = int32(j)
+			if from == i {
+				hits[j] = tmp
+				break
+			}
+			hits[j] = hits[from]
+			j = from
+		}
 	}
-	return out
+	return hits
 }
 
 // compareHits orders hits as Redis discovers them: by cell, then score,
