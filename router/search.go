@@ -1,11 +1,9 @@
 package router
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"geoshard/geo"
@@ -289,95 +287,4 @@ func (r *Router) wait(id shard.ID) {
 	if d := r.hooks.delay[id].Load(); d > 0 {
 		time.Sleep(time.Duration(d))
 	}
-}
-
-// merge puts hits from several shards in discovery order and keeps one
-// copy of each member: the newest, which a handoff in flight or a lost
-// delete can leave next to an older one.
-func merge(hits []shard.Hit) []shard.Hit {
-	hits = dedupe(hits)
-	// Sorting small keys and moving each hit once costs a fraction of
-	// sorting the hits themselves; members are compared only on a tie.
-	type key struct {
-		cell  int32
-		at    int32
-		score float64
-	}
-	keys := make([]key, len(hits))
-	sorted := true
-	for i, h := range hits {
-		keys[i] = key{int32(h.Cell), int32(i), h.Score}
-		if sorted && i > 0 && compareHits(&hits[i-1], &hits[i]) > 0 {
-			sorted = false
-		}
-	}
-	if sorted {
-		return hits
-	}
-	slices.SortFunc(keys, func(a, b key) int {
-		if a.cell != b.cell {
-			return cmp.Compare(a.cell, b.cell)
-		}
-		if a.score != b.score {
-			return cmp.Compare(a.score, b.score)
-		}
-		return strings.Compare(hits[a.at].Member, hits[b.at].Member)
-	})
-	// Move each hit to its place by following the permutation's cycles:
-	// hits[i] takes hits[keys[i].at].
-	for i := range keys {
-		if int(keys[i].at) == i {
-			continue
-		}
-		tmp, j := hits[i], i
-		for {
-			from := int(keys[j].at)
-			keys[j].at = int32(j)
-			if from == i {
-				hits[j] = tmp
-				break
-			}
-			hits[j] = hits[from]
-			j = from
-		}
-	}
-	return hits
-}
-
-// compareHits orders hits as Redis discovers them: by cell, then score,
-// then member.
-func compareHits(a, b *shard.Hit) int {
-	if a.Cell != b.Cell {
-		return cmp.Compare(a.Cell, b.Cell)
-	}
-	if a.Score != b.Score {
-		return cmp.Compare(a.Score, b.Score)
-	}
-	return strings.Compare(a.Member, b.Member)
-}
-
-// dedupe keeps one copy of each member, one with the newest timestamp:
-// a member being moved to another shard has two copies of one write.
-func dedupe(hits []shard.Hit) []shard.Hit {
-	newest := make(map[string]int, len(hits)) // index of the copy kept
-	dup := false
-	for i, h := range hits {
-		if j, ok := newest[h.Member]; ok {
-			dup = true
-			if h.Stamp <= hits[j].Stamp {
-				continue
-			}
-		}
-		newest[h.Member] = i
-	}
-	if dup {
-		out := hits[:0]
-		for i, h := range hits {
-			if newest[h.Member] == i {
-				out = append(out, h)
-			}
-		}
-		hits = out
-	}
-	return hits
 }
