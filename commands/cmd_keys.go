@@ -89,23 +89,28 @@ func renameGeneric(e *Engine, c *Client, args [][]byte, nx bool) {
 		}
 		e.deleteKey(c.db, dst)
 	}
+	var err error
 	switch k {
 	case kindString:
 		d.strings[dst] = d.strings[src]
 		delete(d.strings, src)
 	case kindZset:
-		e.Router().Rename(c.key(args[1]), c.key(args[2]))
+		err = e.Router().TryRename(c.key(args[1]), c.key(args[2]))
 	}
 	delete(d.expires, src)
 	if hasTTL {
 		d.expires[dst] = at
 	}
+	if tryAgain(c, err) {
+		return // cluster mode: some node still holds members under src
+	}
 	reply(true)
 }
 
 // liveKeys returns the names of the database's keys that exist and have
-// not expired, sorted.
-func (e *Engine) liveKeys(dbIndex int) []string {
+// not expired, sorted. In cluster mode it fails when some node could not
+// be asked.
+func (e *Engine) liveKeys(dbIndex int) ([]string, error) {
 	d := e.dbs[dbIndex]
 	now := nowMS()
 	seen := make(map[string]bool, len(d.strings))
@@ -119,18 +124,26 @@ func (e *Engine) liveKeys(dbIndex int) []string {
 	for k := range d.strings {
 		add(k)
 	}
-	for _, k := range e.Router().Keys(dbIndex) {
+	names, err := e.Router().TryKeys(dbIndex)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range names {
 		add(k)
 	}
 	sort.Strings(out)
-	return out
+	return out, nil
 }
 
 // keys: KEYS pattern
 func keys(e *Engine, c *Client, args [][]byte) {
 	pattern := string(args[1])
 	var out []string
-	for _, k := range e.liveKeys(c.db) {
+	live, err := e.liveKeys(c.db)
+	if tryAgain(c, err) {
+		return
+	}
+	for _, k := range live {
 		if globMatch(pattern, k) {
 			out = append(out, k)
 		}
@@ -143,7 +156,11 @@ func keys(e *Engine, c *Client, args [][]byte) {
 
 // dbsize: DBSIZE
 func dbsize(e *Engine, c *Client, args [][]byte) {
-	c.W.Int(int64(len(e.liveKeys(c.db))))
+	live, err := e.liveKeys(c.db)
+	if tryAgain(c, err) {
+		return
+	}
+	c.W.Int(int64(len(live)))
 }
 
 // flushGeneric: FLUSHDB / FLUSHALL [ASYNC|SYNC]

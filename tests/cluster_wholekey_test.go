@@ -22,7 +22,6 @@ func wholeKeyReads(ds []*redis.GeoLocation) [][]any {
 		{"ZRANGE", "drivers", "0", "-1", "REV", "WITHSCORES"},
 		{"ZCOUNT", "drivers", "-inf", "+inf"},
 		{"ZRANK", "drivers", ds[len(ds)-1].Name},
-		{"EXISTS", "drivers"},
 		{"KEYS", "*"},
 		{"GEODIST", "drivers", ds[4].Name, ds[9].Name},
 	}
