@@ -2,6 +2,8 @@ package tests
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -14,8 +16,9 @@ import (
 
 // wholeKeyReads are reads that need every shard of the key (or, for a
 // member lookup, the shard holding the member): a node that cannot ask
-// one of them must answer an error, not what the others hold.
-func wholeKeyReads(ds []*redis.GeoLocation) [][]any {
+// one of them must answer an error, not what the others hold. on are
+// three members held by the node that will stop.
+func wholeKeyReads(ds []*redis.GeoLocation, on []string) [][]any {
 	reads := [][]any{
 		{"ZCARD", "drivers"},
 		{"ZRANGE", "drivers", "0", "-1"},
@@ -23,15 +26,39 @@ func wholeKeyReads(ds []*redis.GeoLocation) [][]any {
 		{"ZCOUNT", "drivers", "-inf", "+inf"},
 		{"ZRANK", "drivers", ds[len(ds)-1].Name},
 		{"KEYS", "*"},
-		{"GEODIST", "drivers", ds[4].Name, ds[9].Name},
+		{"GEODIST", "drivers", ds[0].Name, on[0]},
+		{"GEOPOS", "drivers", on[0]},
+		{"ZSCORE", "drivers", on[1]},
+		{"GEOHASH", "drivers", ds[0].Name, on[2]},
+		{"ZMSCORE", "drivers", on[1], ds[0].Name},
+		{"GEOSEARCH", "drivers", "FROMMEMBER", on[2], "BYRADIUS", "1", "km", "ASC", "COUNT", "3"},
 	}
-	// World-wide drivers (every fifth) are spread over every node's
-	// shards: some are on the stopped one.
-	for i := 4; i < 35; i += 5 {
+	// Members spread over the map, some on the stopped node, some not.
+	for i := 0; i < 30; i += 5 {
 		reads = append(reads, []any{"GEOPOS", "drivers", ds[i].Name}, []any{"ZSCORE", "drivers", ds[i].Name})
 	}
-	return append(reads, []any{"GEOHASH", "drivers", ds[4].Name, ds[9].Name, ds[14].Name},
-		[]any{"ZMSCORE", "drivers", ds[19].Name, ds[24].Name, ds[29].Name})
+	return reads
+}
+
+// membersOn returns three drivers inside cells of clusterMap that node id
+// owns.
+func membersOn(t *testing.T, tc *testCluster, id string, ds []*redis.GeoLocation) []string {
+	t.Helper()
+	owners := assignmentOwners(t, tc)
+	var on []string
+	for _, d := range ds {
+		x, y := (d.Longitude-4.70)/0.15, (d.Latitude-52.25)/0.07
+		i, j := int(math.Floor(x)), int(math.Floor(y))
+		inner := x-float64(i) > 0.05 && x-float64(i) < 0.95 && y-float64(j) > 0.05 && y-float64(j) < 0.95
+		if x >= 0 && y >= 0 && i < 3 && j < 3 && inner && owners[fmt.Sprintf("ams-%d-%d", i, j)] == id {
+			on = append(on, d.Name)
+		}
+		if len(on) == 3 {
+			return on
+		}
+	}
+	t.Fatalf("no three drivers in node %s's cells (owners %v)", id, owners)
+	return nil
 }
 
 // TestClusterWholeKeyReadsHungNode (issue 12): while the node holding
@@ -43,10 +70,10 @@ func wholeKeyReads(ds []*redis.GeoLocation) [][]any {
 func TestClusterWholeKeyReadsHungNode(t *testing.T) {
 	// Reads that ask node c each wait the 1 s call timeout; the lease
 	// outlasts them all.
-	tc := startCluster(t, 3, "--cluster-lease-ttl", "40")
+	tc := startCluster(t, 3, "--regions", clusterMap(t), "--cluster-lease-ttl", "40")
 	ds := faultDrivers(3000)
 	load(t, tc.nodes["a"].c, ds)
-	reads := wholeKeyReads(ds)
+	reads := wholeKeyReads(ds, membersOn(t, tc, "c", ds))
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	want := make([]any, len(reads))
@@ -87,6 +114,9 @@ func readsOrRefusals(t *testing.T, id string, c *redis.Client, reads [][]any, wa
 	refused := 0
 	for i, args := range reads {
 		got, err := c.Do(ctx, args...).Result()
+		if err == redis.Nil {
+			got, err = nil, nil // a nil reply, compared as one
+		}
 		switch {
 		case err != nil && strings.HasPrefix(err.Error(), "TRYAGAIN shard "):
 			refused++
