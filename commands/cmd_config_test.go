@@ -57,3 +57,29 @@ func TestConfigPrepareOutsideLock(t *testing.T) {
 		})
 	}
 }
+
+func TestConfig(t *testing.T) {
+	s := newSession(t)
+	a, b := "1", "2"
+	s.e.config.Add(&Setting{Name: "alpha", Get: func() string { return a }, Set: func(v string) error { a = v; return nil }})
+	s.e.config.Add(&Setting{Name: "beta", Get: func() string { return b }, Set: func(v string) error {
+		if v == "bad" {
+			return errors.New("argument must be good")
+		}
+		b = v
+		return nil
+	}})
+	s.e.config.Add(&Setting{Name: "fixed", Get: func() string { return "f" }})
+	s.run([]step{
+		{"CONFIG GET *a", "*4\r\n$5\r\nalpha\r\n$1\r\n1\r\n$4\r\nbeta\r\n$1\r\n2\r\n"},
+		{"CONFIG GET ALPHA", "*2\r\n$5\r\nALPHA\r\n$1\r\n1\r\n"},
+		{"CONFIG SET alpha 9 beta 8", "+OK\r\n"},
+		{"CONFIG GET alpha beta", "*4\r\n$5\r\nalpha\r\n$1\r\n9\r\n$4\r\nbeta\r\n$1\r\n8\r\n"},
+		{"CONFIG SET alpha 5 beta bad", "-ERR CONFIG SET failed (possibly related to argument 'beta') - argument must be good\r\n"},
+		{"CONFIG GET alpha", "*2\r\n$5\r\nalpha\r\n$1\r\n9\r\n"},
+		{"CONFIG SET fixed 1", "-ERR CONFIG SET failed (possibly related to argument 'fixed') - can't set immutable config\r\n"},
+		{"CONFIG SET alpha 1 ALPHA 2", "-ERR CONFIG SET failed (possibly related to argument 'ALPHA') - duplicate parameter\r\n"},
+		{"CONFIG SET nope 1 fixed 2", "-ERR Unknown option or number of arguments for CONFIG SET - 'nope'\r\n"},
+		{"CONFIG REWRITE", "-ERR The server is running without a config file\r\n"},
+	})
+}

@@ -80,24 +80,11 @@ func (c *densityCache) get(r *router.Router, step uint) ([]CellView, time.Time) 
 // axis (latitude on the even bits, as Redis interleaves them). Indexes
 // past the grid (a point on lon 180 overflows into the next bit) have none.
 func cellBox(cell uint64, step uint) ([4]float64, bool) {
-	lat, lon := gather(cell), gather(cell>>1)
-	n := uint64(1) << step
-	if uint64(lat) >= n || uint64(lon) >= n || cell>>(2*step) != 0 {
+	if cell>>(2*step) != 0 {
 		return [4]float64{}, false
 	}
-	w, h := 360/float64(n), (geo.MaxLat-geo.MinLat)/float64(n)
-	x, y := -180+float64(lon)*w, geo.MinLat+float64(lat)*h
-	return [4]float64{x, y, x + w, y + h}, true
-}
-
-func gather(x uint64) uint32 {
-	x &= 0x5555555555555555
-	x = (x | x>>1) & 0x3333333333333333
-	x = (x | x>>2) & 0x0F0F0F0F0F0F0F0F
-	x = (x | x>>4) & 0x00FF00FF00FF00FF
-	x = (x | x>>8) & 0x0000FFFF0000FFFF
-	x = (x | x>>16) & 0x00000000FFFFFFFF
-	return uint32(x)
+	r := geo.CellRect(cell<<(2*(geo.Step-step)), geo.Step-step)
+	return [4]float64{r.MinLon, r.MinLat, r.MaxLon, r.MaxLat}, true
 }
 
 // density serves /map/density.json?step=S&bbox=minLon,minLat,maxLon,maxLat.

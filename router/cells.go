@@ -22,12 +22,7 @@ type CellCount struct {
 func (r *Router) CellCounts(step uint) []CellCount {
 	step = min(max(step, 1), geo.Step)
 	shift := 2 * (geo.Step - step)
-	r.mu.RLock()
-	keys := make([]shard.Key, 0, len(r.keys))
-	for k := range r.keys {
-		keys = append(keys, k)
-	}
-	r.mu.RUnlock()
+	keys := r.keyList()
 	var out []CellCount
 	for i, s := range r.shards {
 		counts := map[uint64]int64{}

@@ -13,12 +13,7 @@ import (
 // the shard stores and searches. INFO's # Shards section reads it; it
 // costs one lookup per key and shard, not a walk over members.
 func (r *Router) ShardMembers() []int64 {
-	r.mu.RLock()
-	keys := make([]shard.Key, 0, len(r.keys))
-	for k := range r.keys {
-		keys = append(keys, k)
-	}
-	r.mu.RUnlock()
+	keys := r.keyList()
 	counts := make([]int64, len(r.shards))
 	for i, s := range r.shards {
 		for _, k := range keys {
@@ -63,4 +58,16 @@ func (s *Stats) TopShards(members []int64, n int) (top []shard.ID, rest int) {
 	ids = ids[:n]
 	slices.Sort(ids)
 	return ids, rest
+}
+
+// keyList returns the keys the router knows now, so that a walk over them
+// does not hold r.mu.
+func (r *Router) keyList() []shard.Key {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	keys := make([]shard.Key, 0, len(r.keys))
+	for k := range r.keys {
+		keys = append(keys, k)
+	}
+	return keys
 }

@@ -121,12 +121,7 @@ func (r *Router) MoveMembers() {
 	}
 	first, n := mv.prev.Own()
 	old := func(id shard.ID) bool { return int(id) >= first && int(id) < first+n }
-	r.mu.RLock()
-	keys := make([]shard.Key, 0, len(r.keys))
-	for k := range r.keys {
-		keys = append(keys, k)
-	}
-	r.mu.RUnlock()
+	keys := r.keyList()
 	var names []string
 	for _, k := range keys {
 		g := r.key(k, false)

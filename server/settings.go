@@ -28,87 +28,47 @@ func (s *Server) config() *commands.Config {
 	fixed("appendonly", "no")
 	fixed("maxmemory-policy", "noeviction")
 	fixed("enable-module-command", "no") // there are no modules to load
-	live := func(name string, get func() string, set func(string) error) {
-		c.Add(&commands.Setting{Name: name, Get: get, Set: set})
-	}
-	live("position-ttl",
-		func() string { return seconds(s.Router().PositionTTL()) },
-		func(v string) error {
-			d, err := parseSeconds(v)
-			if err == nil {
-				s.Router().SetPositionTTL(d)
-			}
-			return err
-		})
-	live("fanout-timeout",
-		func() string { return strconv.FormatInt(s.Router().FanoutTimeout().Milliseconds(), 10) },
-		func(v string) error {
-			ms, err := parseInt(v, 1, 60000)
-			if err == nil {
-				s.Router().SetFanoutTimeout(time.Duration(ms) * time.Millisecond)
-			}
-			return err
-		})
 	c.Add(&commands.Setting{Name: "regions", Get: s.regionsPath, Prepare: s.prepareRegions})
-	live("proto-max-bulk-len",
-		func() string { return strconv.FormatInt(s.maxBulkLen.Load(), 10) },
-		func(v string) error {
-			n, err := parseBulkLen(v)
-			if err == nil {
-				s.maxBulkLen.Store(n)
-			}
-			return err
-		})
-	live("maxclients",
-		func() string { return strconv.FormatInt(s.maxClients.Load(), 10) },
-		func(v string) error {
-			n, err := parseInt(v, 1, 1<<20)
-			if err == nil {
-				s.maxClients.Store(int64(n))
-			}
-			return err
-		})
-	live("timeout",
-		func() string { return seconds(time.Duration(s.timeout.Load())) },
-		func(v string) error {
-			d, err := parseSeconds(v)
-			if err == nil {
-				s.timeout.Store(int64(d))
-			}
-			return err
-		})
-	live("requirepass", c.RequirePass, func(v string) error { c.SetRequirePass(v); return nil })
-	live("protected-mode",
-		func() string { return yesNo(s.protected.Load()) },
-		func(v string) error {
-			b, err := parseYesNo(v)
-			if err == nil {
-				s.protected.Store(b)
-			}
-			return err
-		})
-	live("maxmemory",
-		func() string { return strconv.FormatInt(c.MaxMemory(), 10) },
-		func(v string) error {
-			n, err := ParseMemory(v)
-			if err == nil {
-				c.SetMaxMemory(n)
-			}
-			return err
-		})
-	live("client-output-buffer-limit",
-		func() string { return s.outputLimit.Load().String() },
-		func(v string) error {
+	c.Add(&commands.Setting{Name: "requirepass", Get: c.RequirePass, Set: func(v string) error { c.SetRequirePass(v); return nil }})
+	r := s.Router
+	live(c, "position-ttl", func() string { return seconds(r().PositionTTL()) },
+		parseSeconds, func(d time.Duration) { r().SetPositionTTL(d) })
+	live(c, "fanout-timeout", func() string { return strconv.FormatInt(r().FanoutTimeout().Milliseconds(), 10) },
+		func(v string) (int, error) { return parseInt(v, 1, 60000) },
+		func(ms int) { r().SetFanoutTimeout(time.Duration(ms) * time.Millisecond) })
+	live(c, "proto-max-bulk-len", func() string { return strconv.FormatInt(s.maxBulkLen.Load(), 10) },
+		parseBulkLen, s.maxBulkLen.Store)
+	live(c, "maxclients", func() string { return strconv.FormatInt(s.maxClients.Load(), 10) },
+		func(v string) (int, error) { return parseInt(v, 1, 1<<20) },
+		func(n int) { s.maxClients.Store(int64(n)) })
+	live(c, "timeout", func() string { return seconds(time.Duration(s.timeout.Load())) },
+		parseSeconds, func(d time.Duration) { s.timeout.Store(int64(d)) })
+	live(c, "protected-mode", func() string { return yesNo(s.protected.Load()) },
+		parseYesNo, s.protected.Store)
+	live(c, "maxmemory", func() string { return strconv.FormatInt(c.MaxMemory(), 10) },
+		ParseMemory, c.SetMaxMemory)
+	live(c, "client-output-buffer-limit", func() string { return s.outputLimit.Load().String() },
+		func(v string) (OutputLimit, error) {
 			words, err := splitLine(v)
 			if err != nil {
-				return err
+				return OutputLimit{}, err
 			}
-			l, err := parseOutputLimit(*s.outputLimit.Load(), words)
-			if err == nil {
-				s.outputLimit.Store(&l)
-			}
-			return err
-		})
+			return parseOutputLimit(*s.outputLimit.Load(), words)
+		},
+		func(l OutputLimit) { s.outputLimit.Store(&l) })
 	s.snapshotSettings(c)
 	return c
+}
+
+// live adds a directive that CONFIG SET changes in place: parse reads a
+// value as a config file spells it, and apply puts it in force only if it
+// parsed, so a bad value changes nothing.
+func live[T any](c *commands.Config, name string, get func() string, parse func(string) (T, error), apply func(T)) {
+	c.Add(&commands.Setting{Name: name, Get: get, Set: func(v string) error {
+		x, err := parse(v)
+		if err == nil {
+			apply(x)
+		}
+		return err
+	}})
 }

@@ -25,11 +25,7 @@ func (s *Shard) Load(k Key, es []Entry) {
 	})
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := s.sets[k]
-	if st == nil {
-		st = newSet()
-		s.sets[k] = st
-	}
+	st := s.setFor(k)
 	st.load(es)
 }
 

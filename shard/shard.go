@@ -46,15 +46,21 @@ func New() *Shard {
 	return &Shard{sets: make(map[Key]*set)}
 }
 
-// Put stores e, replacing the member's previous copy, which it returns.
-func (s *Shard) Put(k Key, e Entry) (old Entry, existed bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// setFor returns k's set, creating it; the caller holds s.mu for writing.
+func (s *Shard) setFor(k Key) *set {
 	st := s.sets[k]
 	if st == nil {
 		st = newSet()
 		s.sets[k] = st
 	}
+	return st
+}
+
+// Put stores e, replacing the member's previous copy, which it returns.
+func (s *Shard) Put(k Key, e Entry) (old Entry, existed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.setFor(k)
 	return st.put(e)
 }
 
@@ -65,11 +71,7 @@ func (s *Shard) Put(k Key, e Entry) (old Entry, existed bool) {
 func (s *Shard) PutAt(k Key, e Entry, hint uint32) (existed bool, next uint32) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := s.sets[k]
-	if st == nil {
-		st = newSet()
-		s.sets[k] = st
-	}
+	st := s.setFor(k)
 	return st.putAt(e, hint)
 }
 
