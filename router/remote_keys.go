@@ -12,18 +12,15 @@ import (
 	"geoshard/shard"
 )
 
-// dropCluster deletes a key on every node. It changes nothing when the
-// key's members could not all be counted, and fails when some node could
-// not be reached (the client may try again: a drop repeats safely).
+// dropCluster deletes a key on every node it reaches, and fails when
+// some node could not be reached or its members not all counted (the
+// client may try again: a drop repeats safely).
 func (r *Router) dropCluster(k shard.Key) (bool, error) {
-	n, err := r.cardCluster(k)
-	if err != nil {
-		return false, err
-	}
+	n, cerr := r.cardCluster(k)
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	var total atomic.Int64
-	err = r.onAllNodes(ctx, func() { total.Add(int64(r.DropLocal(k))) },
+	err := r.onAllNodes(ctx, func() { total.Add(int64(r.DropLocal(k))) },
 		func(ctx context.Context, p Peer) error {
 			n, err := p.Drop(ctx, k)
 			total.Add(n)
@@ -32,7 +29,7 @@ func (r *Router) dropCluster(k shard.Key) (bool, error) {
 	if err != nil {
 		return n > 0, r.shardsFailed("drop", "written", err)
 	}
-	return n > 0, nil
+	return n > 0, cerr
 }
 
 // DropLocal deletes a key from this node's shards and cache and returns how
