@@ -122,7 +122,10 @@ func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f router.AddFla
 		// read here is still current when it is written back.
 		member := string(pairs[1])
 		score := scores[0]
-		cur, exists := e.Router().Score(k, member)
+		cur, exists, err := e.Router().TryScore(k, member)
+		if tryAgain(c, err) {
+			return // cluster mode: incrementing from nothing would lose the score
+		}
 		switch {
 		case f.NX && exists, f.XX && !exists:
 			c.W.Null()
