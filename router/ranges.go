@@ -32,13 +32,22 @@ func (b Bound) above(score float64) bool { // score is within an upper bound
 // (reversed with rev), skipping offset of them and returning at most count
 // (all when count < 0). Each member appears once, at its current copy.
 func (r *Router) Range(k shard.Key, min, max Bound, rev bool, offset, count int) []Member {
-	out, _ := r.TryRange(k, min, max, rev, offset, count)
+	out, _ := r.ranged(k, min, max, rev, offset, count)
 	return out
 }
 
 // TryRange is Range that fails, in cluster mode, when some shard could
 // not be read, rather than answer with the members of the others.
 func (r *Router) TryRange(k shard.Key, min, max Bound, rev bool, offset, count int) ([]Member, error) {
+	out, err := r.ranged(k, min, max, rev, offset, count)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ranged is Range; with an error, what the shards that answered hold.
+func (r *Router) ranged(k shard.Key, min, max Bound, rev bool, offset, count int) ([]Member, error) {
 	g := r.key(k, false)
 	if (g == nil && r.cl == nil) || offset < 0 {
 		return nil, nil
@@ -49,17 +58,14 @@ func (r *Router) TryRange(k shard.Key, min, max Bound, rev bool, offset, count i
 	}
 	for want := need; ; want = 2 * want {
 		out, short, err := r.collect(k, g, min, max, rev, want)
-		if err != nil {
-			return nil, err
-		}
 		if len(out) > need {
 			out = out[:need]
 		}
-		if len(out) >= need || !short {
+		if len(out) >= need || !short || err != nil {
 			if offset >= len(out) {
-				return nil, nil
+				return nil, err
 			}
-			return out[offset:], nil
+			return out[offset:], err
 		}
 	}
 }

@@ -75,8 +75,8 @@ func (r *Router) renameCluster(from, to shard.Key) error {
 	return nil
 }
 
-// keysCluster lists the database's keys with members on any node; it
-// fails when some node could not be asked.
+// keysCluster lists the database's keys with members on any node; when
+// some node could not be asked, it returns the others' with the error.
 func (r *Router) keysCluster(db int) ([]string, error) {
 	ctx, cancel := r.callCtx()
 	defer cancel()
@@ -98,13 +98,13 @@ func (r *Router) keysCluster(db int) ([]string, error) {
 			return r.nodeUnread(p, err)
 		})
 	if err != nil {
-		return nil, r.readFailed("keys", err)
+		err = r.readFailed("keys", err)
 	}
 	out := make([]string, 0, len(seen))
 	for n := range seen {
 		out = append(out, n)
 	}
-	return out, nil
+	return out, err
 }
 
 // KeysLocal lists the database's keys that have live copies in this

@@ -81,8 +81,9 @@ func unread(ids []shard.ID, err error) error {
 }
 
 // scanCluster gathers up to want copies per shard within [min, max] from
-// every node; truncated says some shard had more. It fails when some
-// shard could not be read.
+// every node; truncated says some shard had more. When some shard could
+// not be read it returns what the others hold with the error: Try* calls
+// answer the error, the older calls keep their partial answers.
 func (r *Router) scanCluster(k shard.Key, min, max Bound, rev bool, cut int64, want int) ([]shard.Entry, bool, error) {
 	ctx, cancel := r.callCtx()
 	defer cancel()
@@ -104,9 +105,9 @@ func (r *Router) scanCluster(k shard.Key, min, max Bound, rev bool, cut int64, w
 		return unread(ids, err)
 	})
 	if err != nil {
-		return nil, false, r.readFailed("range", err)
+		err = r.readFailed("range", err)
 	}
-	return newestEntries(all), truncated, nil
+	return newestEntries(all), truncated, err
 }
 
 // newestEntries keeps, of each member, its newest copy.
