@@ -26,6 +26,9 @@ func wholeKeyReads(ds []*redis.GeoLocation, on []string) [][]any {
 		{"ZCOUNT", "drivers", "-inf", "+inf"},
 		{"ZRANK", "drivers", ds[len(ds)-1].Name},
 		{"KEYS", "*"},
+		{"EXISTS", "drivers", "nosuchkey"},
+		{"TYPE", "drivers"},
+		{"EXISTS", "nosuchkey"},
 		{"GEODIST", "drivers", ds[0].Name, on[0]},
 		{"GEOPOS", "drivers", on[0]},
 		{"ZSCORE", "drivers", on[1]},
@@ -74,7 +77,7 @@ func TestClusterWholeKeyReadsHungNode(t *testing.T) {
 	ds := faultDrivers(3000)
 	load(t, tc.nodes["a"].c, ds)
 	reads := wholeKeyReads(ds, membersOn(t, tc, "c", ds))
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
 	defer cancel()
 	want := make([]any, len(reads))
 	for i, args := range reads {
@@ -98,6 +101,11 @@ func TestClusterWholeKeyReadsHungNode(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	// DEL cannot reach node c's members: it must not answer 1 as if the
+	// key were gone.
+	if err := tc.nodes["a"].c.Del(ctx, "drivers").Err(); err == nil || !strings.HasPrefix(err.Error(), "TRYAGAIN shard ") {
+		t.Errorf("DEL drivers with node c stopped: %v, want -TRYAGAIN", err)
+	}
 	after, _ := clusterInfo(tc.nodes["a"].c)
 	b, _ := strconv.Atoi(before["cluster_remote_errors"])
 	a, _ := strconv.Atoi(after["cluster_remote_errors"])
