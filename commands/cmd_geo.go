@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"cmp"
+
 	"geoshard/geo"
 	"geoshard/router"
 	"geoshard/shard"
@@ -117,11 +119,37 @@ func (e *Engine) eachMember(c *Client, args [][]byte, missing func(), found func
 		c.W.Error(errWrongType)
 		return
 	}
-	k := c.key(args[1])
-	c.W.Array(len(args) - 2)
-	for _, m := range args[2:] {
-		if score, ok := e.Router().Score(k, string(m)); ok {
-			found(score)
+	e.eachScore(c, c.key(args[1]), args[2:], missing, found)
+}
+
+// eachScore writes an array of one reply per member. In cluster mode the
+// scores are all read first, so that a member that could not be looked
+// up answers -TRYAGAIN for the command instead of a nil in the array.
+func (e *Engine) eachScore(c *Client, k shard.Key, members [][]byte, missing func(), found func(score float64)) {
+	if !e.Router().Clustered() {
+		c.W.Array(len(members))
+		for _, m := range members {
+			if score, ok := e.Router().Score(k, string(m)); ok {
+				found(score)
+			} else {
+				missing()
+			}
+		}
+		return
+	}
+	scores := make([]float64, len(members))
+	oks := make([]bool, len(members))
+	for i, m := range members {
+		var err error
+		scores[i], oks[i], err = e.Router().TryScore(k, string(m))
+		if tryAgain(c, err) {
+			return
+		}
+	}
+	c.W.Array(len(members))
+	for i := range members {
+		if oks[i] {
+			found(scores[i])
 		} else {
 			missing()
 		}
@@ -147,8 +175,11 @@ func geodist(e *Engine, c *Client, args [][]byte) {
 		return
 	}
 	k := c.key(args[1])
-	s1, ok1 := e.Router().Score(k, string(args[2]))
-	s2, ok2 := e.Router().Score(k, string(args[3]))
+	s1, ok1, err1 := e.Router().TryScore(k, string(args[2]))
+	s2, ok2, err2 := e.Router().TryScore(k, string(args[3]))
+	if tryAgain(c, cmp.Or(err1, err2)) {
+		return
+	}
 	if !ok1 || !ok2 {
 		c.W.Null()
 		return

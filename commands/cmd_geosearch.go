@@ -76,7 +76,6 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 		return
 	}
 	src := c.key(srcArg)
-	exists := func() bool { return e.Router().Card(src) > 0 }
 	var a searchArgs
 	base := 2
 	switch {
@@ -94,12 +93,12 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 		}
 	case flags&byMember != 0:
 		base = 5
-		score, ok := e.Router().Score(src, string(args[2]))
+		score, ok, msg := lookupMember(e, src, string(args[2]))
+		if msg != "" {
+			c.W.Error(msg)
+			return
+		}
 		if !ok {
-			if exists() {
-				c.W.Error(errNoMember)
-				return
-			}
 			break // a missing key checks no radius
 		}
 		a.lon, a.lat = geo.Decode(score)
@@ -111,7 +110,7 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 		base = 3
 		a.storeKey = args[1]
 	}
-	if err := parseSearchOptions(e, c, &a, src, exists, args[base:], flags); err != "" {
+	if err := parseSearchOptions(e, c, &a, src, args[base:], flags); err != "" {
 		c.W.Error(err)
 		return
 	}
@@ -203,9 +202,31 @@ func parseBox(s *geo.Shape, width, height, unit []byte) string {
 	return ""
 }
 
+// lookupMember reads the position of a search's centre member. Not found
+// with no msg means the key does not exist, which checks no radius; msg
+// is the error to answer: no such member, or, in cluster mode, -TRYAGAIN
+// when a shard that may hold it could not be read.
+func lookupMember(e *Engine, src shard.Key, m string) (score float64, found bool, msg string) {
+	score, ok, err := e.Router().TryScore(src, m)
+	if err != nil {
+		return 0, false, "TRYAGAIN " + err.Error()
+	}
+	if ok {
+		return score, true, ""
+	}
+	n, err := e.Router().TryCard(src)
+	switch {
+	case err != nil:
+		return 0, false, "TRYAGAIN " + err.Error()
+	case n > 0:
+		return 0, false, errNoMember
+	}
+	return 0, false, ""
+}
+
 // parseSearchOptions scans the options left to right; the first error
 // stops it, as in Redis.
-func parseSearchOptions(e *Engine, c *Client, a *searchArgs, src shard.Key, exists func() bool, opts [][]byte, flags int) string {
+func parseSearchOptions(e *Engine, c *Client, a *searchArgs, src shard.Key, opts [][]byte, flags int) string {
 	search := flags&searchCmd != 0
 	for i := 0; i < len(opts); i++ {
 		left := len(opts) - i - 1 // words after this one
@@ -252,11 +273,11 @@ func parseSearchOptions(e *Engine, c *Client, a *searchArgs, src shard.Key, exis
 			a.fromMember = true
 			m := string(opts[i+1])
 			i++
-			score, ok := e.Router().Score(src, m)
+			score, ok, msg := lookupMember(e, src, m)
+			if msg != "" {
+				return msg
+			}
 			if !ok {
-				if exists() {
-					return errNoMember
-				}
 				continue
 			}
 			a.lon, a.lat = geo.Decode(score)

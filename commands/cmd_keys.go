@@ -1,21 +1,29 @@
 package commands
 
 import (
+	"cmp"
 	"math"
 	"sort"
 
 	"geoshard/geo"
+	"geoshard/shard"
 )
 
 func init() {
 	del := func(e *Engine, c *Client, args [][]byte) {
 		n := 0
+		var failed error
 		for _, k := range args[1:] {
-			if e.deleteKey(c.db, string(k)) {
+			ok, err := e.tryDeleteKey(c.db, string(k))
+			if ok {
 				n++
 			}
+			failed = cmp.Or(failed, err)
 		}
 		c.changed(n)
+		if tryAgain(c, failed) {
+			return // cluster mode: some node may still hold members
+		}
 		c.W.Int(int64(n))
 	}
 	flush := func(all bool) func(e *Engine, c *Client, args [][]byte) {
@@ -45,7 +53,11 @@ const errNoSuchKey = "ERR no such key"
 func exists(e *Engine, c *Client, args [][]byte) {
 	n := 0
 	for _, k := range args[1:] {
-		if e.kindOf(c, k) != none {
+		kd, err := e.tryKindOf(c, k)
+		if tryAgain(c, err) {
+			return
+		}
+		if kd != none {
 			n++
 		}
 	}
@@ -54,7 +66,41 @@ func exists(e *Engine, c *Client, args [][]byte) {
 
 // typeCmd: TYPE key
 func typeCmd(e *Engine, c *Client, args [][]byte) {
-	c.W.Simple(e.kindOf(c, args[1]).String())
+	kd, err := e.tryKindOf(c, args[1])
+	if tryAgain(c, err) {
+		return
+	}
+	c.W.Simple(kd.String())
+}
+
+// tryKindOf is kindOf that, in cluster mode, fails when no node that
+// answered holds a member of the key and some node did not answer.
+func (e *Engine) tryKindOf(c *Client, key []byte) (kind, error) {
+	if !e.Router().Clustered() {
+		return e.kindOf(c, key), nil
+	}
+	if _, ok := e.dbs[c.db].strings[string(key)]; ok {
+		return kindString, nil
+	}
+	n, err := e.Router().TryCard(c.key(key))
+	switch {
+	case n > 0:
+		return kindZset, nil // a node holds members: the key exists
+	case err != nil:
+		return none, err
+	}
+	return none, nil
+}
+
+// tryDeleteKey is deleteKey that, in cluster mode, also returns the error
+// of a drop that did not reach every node.
+func (e *Engine) tryDeleteKey(dbIndex int, key string) (bool, error) {
+	d := e.dbs[dbIndex]
+	if _, ok := d.strings[key]; ok || !e.Router().Clustered() {
+		return e.deleteKey(dbIndex, key), nil
+	}
+	delete(d.expires, key)
+	return e.Router().TryDrop(shard.Key{DB: dbIndex, Name: key})
 }
 
 // renameGeneric: RENAME key newkey / RENAMENX key newkey. The value keeps
@@ -89,23 +135,28 @@ func renameGeneric(e *Engine, c *Client, args [][]byte, nx bool) {
 		}
 		e.deleteKey(c.db, dst)
 	}
+	var err error
 	switch k {
 	case kindString:
 		d.strings[dst] = d.strings[src]
 		delete(d.strings, src)
 	case kindZset:
-		e.Router().Rename(c.key(args[1]), c.key(args[2]))
+		err = e.Router().TryRename(c.key(args[1]), c.key(args[2]))
 	}
 	delete(d.expires, src)
 	if hasTTL {
 		d.expires[dst] = at
 	}
+	if tryAgain(c, err) {
+		return // cluster mode: some node still holds members under src
+	}
 	reply(true)
 }
 
 // liveKeys returns the names of the database's keys that exist and have
-// not expired, sorted.
-func (e *Engine) liveKeys(dbIndex int) []string {
+// not expired, sorted. In cluster mode it fails when some node could not
+// be asked.
+func (e *Engine) liveKeys(dbIndex int) ([]string, error) {
 	d := e.dbs[dbIndex]
 	now := nowMS()
 	seen := make(map[string]bool, len(d.strings))
@@ -119,18 +170,26 @@ func (e *Engine) liveKeys(dbIndex int) []string {
 	for k := range d.strings {
 		add(k)
 	}
-	for _, k := range e.Router().Keys(dbIndex) {
+	names, err := e.Router().TryKeys(dbIndex)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range names {
 		add(k)
 	}
 	sort.Strings(out)
-	return out
+	return out, nil
 }
 
 // keys: KEYS pattern
 func keys(e *Engine, c *Client, args [][]byte) {
 	pattern := string(args[1])
 	var out []string
-	for _, k := range e.liveKeys(c.db) {
+	live, err := e.liveKeys(c.db)
+	if tryAgain(c, err) {
+		return
+	}
+	for _, k := range live {
 		if globMatch(pattern, k) {
 			out = append(out, k)
 		}
@@ -143,7 +202,11 @@ func keys(e *Engine, c *Client, args [][]byte) {
 
 // dbsize: DBSIZE
 func dbsize(e *Engine, c *Client, args [][]byte) {
-	c.W.Int(int64(len(e.liveKeys(c.db))))
+	live, err := e.liveKeys(c.db)
+	if tryAgain(c, err) {
+		return
+	}
+	c.W.Int(int64(len(live)))
 }
 
 // flushGeneric: FLUSHDB / FLUSHALL [ASYNC|SYNC]

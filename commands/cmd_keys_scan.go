@@ -61,7 +61,11 @@ func scan(e *Engine, c *Client, args [][]byte) {
 		c.W.Error(msg)
 		return
 	}
-	step, next := scanStep(e.liveKeys(c.db), cursor, count)
+	live, err := e.liveKeys(c.db)
+	if tryAgain(c, err) {
+		return
+	}
+	step, next := scanStep(live, cursor, count)
 	// As in Redis, MATCH and TYPE filter what the step visited, so a page
 	// may come back empty with a cursor that is not 0.
 	var out []string

@@ -62,7 +62,11 @@ func zrangeGeneric(e *Engine, c *Client, args [][]byte, kind rangeKind, dir rang
 		c.W.Error(errWrongType)
 		return
 	}
-	writeMembers(c, sp.fetch(e, c.key(args[1])), sp.withScores)
+	ms, err := sp.fetch(e, c.key(args[1]))
+	if tryAgain(c, err) {
+		return
+	}
+	writeMembers(c, ms, sp.withScores)
 }
 
 // parseOptions reads the words after min and max, settles the kind and
@@ -134,13 +138,18 @@ func (sp *zrangeSpec) parseRange(minArg, maxArg []byte) string {
 }
 
 // fetch reads the members the spec selects from key k.
-func (sp *zrangeSpec) fetch(e *Engine, k shard.Key) []router.Member {
+// In cluster mode it fails when some shard could not be read.
+func (sp *zrangeSpec) fetch(e *Engine, k shard.Key) ([]router.Member, error) {
 	all := func() (router.Bound, router.Bound) {
 		return router.Bound{Score: math.Inf(-1)}, router.Bound{Score: math.Inf(1)}
 	}
 	switch sp.kind {
 	case rangeRank:
-		n := int64(e.Router().Card(k))
+		card, err := e.Router().TryCard(k)
+		if err != nil {
+			return nil, err
+		}
+		n := int64(card)
 		start, end := sp.start, sp.end
 		if start < 0 {
 			start += n
@@ -150,22 +159,22 @@ func (sp *zrangeSpec) fetch(e *Engine, k shard.Key) []router.Member {
 		}
 		start = max(start, 0)
 		if start > end || start >= n {
-			return nil
+			return nil, nil
 		}
 		end = min(end, n-1)
 		lo, hi := all()
-		return e.Router().Range(k, lo, hi, sp.rev, int(start), int(end-start+1))
+		return e.Router().TryRange(k, lo, hi, sp.rev, int(start), int(end-start+1))
 	case rangeScore:
 		if sp.offset < 0 {
-			return nil // Redis skips "offset" members one by one: all of them
+			return nil, nil // Redis skips "offset" members one by one: all of them
 		}
-		return e.Router().Range(k, sp.lo, sp.hi, sp.rev, clampInt(sp.offset), clampInt(sp.limit))
+		return e.Router().TryRange(k, sp.lo, sp.hi, sp.rev, clampInt(sp.offset), clampInt(sp.limit))
 	case rangeLex:
 		lo, hi := all()
-		members := e.Router().Range(k, lo, hi, false, 0, -1)
-		return sp.lex.walk(members, sp.rev, sp.offset, sp.limit)
+		members, err := e.Router().TryRange(k, lo, hi, false, 0, -1)
+		return sp.lex.walk(members, sp.rev, sp.offset, sp.limit), err
 	}
-	return nil
+	return nil, nil
 }
 
 // clampInt turns a parsed count into the router's int, keeping negatives

@@ -122,7 +122,10 @@ func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f router.AddFla
 		// read here is still current when it is written back.
 		member := string(pairs[1])
 		score := scores[0]
-		cur, exists := e.Router().Score(k, member)
+		cur, exists, err := e.Router().TryScore(k, member)
+		if tryAgain(c, err) {
+			return // cluster mode: incrementing from nothing would lose the score
+		}
 		switch {
 		case f.NX && exists, f.XX && !exists:
 			c.W.Null()
@@ -147,6 +150,17 @@ func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f router.AddFla
 		return
 	}
 	e.addAll(c, k, func(j int) []byte { return pairs[2*j+1] }, scores, f, ch)
+}
+
+// tryAgain answers a cluster read that could not reach every shard it
+// needs with -TRYAGAIN, as a write that cannot be placed is, and reports
+// whether it did; err is always nil in single-node mode.
+func tryAgain(c *Client, err error) bool {
+	if err == nil {
+		return false
+	}
+	c.W.Error("TRYAGAIN " + err.Error())
+	return true
 }
 
 // zrem: ZREM key member [member ...]
@@ -180,7 +194,10 @@ func zscore(e *Engine, c *Client, args [][]byte) {
 		c.W.Error(errWrongType)
 		return
 	}
-	score, ok := e.Router().Score(c.key(args[1]), string(args[2]))
+	score, ok, err := e.Router().TryScore(c.key(args[1]), string(args[2]))
+	if tryAgain(c, err) {
+		return
+	}
 	if !ok {
 		c.W.Null()
 		return
@@ -194,15 +211,7 @@ func zmscore(e *Engine, c *Client, args [][]byte) {
 		c.W.Error(errWrongType)
 		return
 	}
-	k := c.key(args[1])
-	c.W.Array(len(args) - 2)
-	for _, m := range args[2:] {
-		if score, ok := e.Router().Score(k, string(m)); ok {
-			writeScore(c, score)
-		} else {
-			c.W.Null()
-		}
-	}
+	e.eachScore(c, c.key(args[1]), args[2:], c.W.Null, func(score float64) { writeScore(c, score) })
 }
 
 // zcard: ZCARD key
@@ -211,7 +220,11 @@ func zcard(e *Engine, c *Client, args [][]byte) {
 		c.W.Error(errWrongType)
 		return
 	}
-	c.W.Int(int64(e.Router().Card(c.key(args[1]))))
+	n, err := e.Router().TryCard(c.key(args[1]))
+	if tryAgain(c, err) {
+		return
+	}
+	c.W.Int(int64(n))
 }
 
 // zcount: ZCOUNT key min max
@@ -225,7 +238,11 @@ func zcount(e *Engine, c *Client, args [][]byte) {
 		c.W.Error(errWrongType)
 		return
 	}
-	c.W.Int(int64(len(e.Router().Range(c.key(args[1]), lo, hi, false, 0, -1))))
+	ms, err := e.Router().TryRange(c.key(args[1]), lo, hi, false, 0, -1)
+	if tryAgain(c, err) {
+		return
+	}
+	c.W.Int(int64(len(ms)))
 }
 
 // zrank: Z[REV]RANK key member
@@ -234,7 +251,10 @@ func zrank(e *Engine, c *Client, args [][]byte, rev bool) {
 		c.W.Error(errWrongType)
 		return
 	}
-	rank, ok := e.Router().Rank(c.key(args[1]), string(args[2]), rev)
+	rank, ok, err := e.Router().TryRank(c.key(args[1]), string(args[2]), rev)
+	if tryAgain(c, err) {
+		return
+	}
 	if !ok {
 		c.W.Null()
 		return

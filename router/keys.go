@@ -12,7 +12,8 @@ func now() int64 { return time.Now().UnixNano() }
 // keeps writes to the same key out while it runs.
 func (r *Router) Drop(k shard.Key) bool {
 	if r.cl != nil {
-		return r.dropCluster(k)
+		existed, _ := r.dropCluster(k)
+		return existed
 	}
 	existed := r.Card(k) > 0
 	r.DropLocal(k)
@@ -26,7 +27,7 @@ func (r *Router) Rename(from, to shard.Key) {
 		return
 	}
 	if r.cl != nil {
-		r.renameCluster(from, to)
+		r.renameCluster(from, to) // TryRename reports the error
 		return
 	}
 	r.RenameLocal(from, to)
@@ -35,7 +36,8 @@ func (r *Router) Rename(from, to shard.Key) {
 // Keys lists the names of the database's keys that have members.
 func (r *Router) Keys(db int) []string {
 	if r.cl != nil {
-		return r.keysCluster(db)
+		names, _ := r.keysCluster(db)
+		return names
 	}
 	r.mu.RLock()
 	cand := make([]shard.Key, 0, len(r.keys))
@@ -61,4 +63,32 @@ func (r *Router) Flush(db int) {
 		return
 	}
 	r.FlushLocal(db)
+}
+
+// TryDrop is Drop that fails, in cluster mode, when some node could not
+// be reached.
+func (r *Router) TryDrop(k shard.Key) (bool, error) {
+	if r.cl != nil {
+		return r.dropCluster(k)
+	}
+	return r.Drop(k), nil
+}
+
+// TryRename is Rename that fails, in cluster mode, when some node could
+// not be reached.
+func (r *Router) TryRename(from, to shard.Key) error {
+	if r.cl != nil && from != to {
+		return r.renameCluster(from, to)
+	}
+	r.Rename(from, to)
+	return nil
+}
+
+// TryKeys is Keys that fails, in cluster mode, when some node could not
+// be asked.
+func (r *Router) TryKeys(db int) ([]string, error) {
+	if r.cl != nil {
+		return r.keysCluster(db)
+	}
+	return r.Keys(db), nil
 }

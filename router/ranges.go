@@ -32,37 +32,53 @@ func (b Bound) above(score float64) bool { // score is within an upper bound
 // (reversed with rev), skipping offset of them and returning at most count
 // (all when count < 0). Each member appears once, at its current copy.
 func (r *Router) Range(k shard.Key, min, max Bound, rev bool, offset, count int) []Member {
+	out, _ := r.ranged(k, min, max, rev, offset, count)
+	return out
+}
+
+// TryRange is Range that fails, in cluster mode, when some shard could
+// not be read, rather than answer with the members of the others.
+func (r *Router) TryRange(k shard.Key, min, max Bound, rev bool, offset, count int) ([]Member, error) {
+	out, err := r.ranged(k, min, max, rev, offset, count)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ranged is Range; with an error, what the shards that answered hold.
+func (r *Router) ranged(k shard.Key, min, max Bound, rev bool, offset, count int) ([]Member, error) {
 	g := r.key(k, false)
 	if (g == nil && r.cl == nil) || offset < 0 {
-		return nil
+		return nil, nil
 	}
 	need := math.MaxInt
 	if count >= 0 {
 		need = offset + count
 	}
 	for want := need; ; want = 2 * want {
-		out, short := r.collect(k, g, min, max, rev, want)
+		out, short, err := r.collect(k, g, min, max, rev, want)
 		if len(out) > need {
 			out = out[:need]
 		}
-		if len(out) >= need || !short {
+		if len(out) >= need || !short || err != nil {
 			if offset >= len(out) {
-				return nil
+				return nil, err
 			}
-			return out[offset:]
+			return out[offset:], err
 		}
 	}
 }
 
 // collect gathers up to want copies per shard and merges them. short says
 // some shard had more to give and dedupe left fewer than want.
-func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want int) (out []Member, short bool) {
+func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want int) (out []Member, short bool, err error) {
 	cut := r.minStamp(g, now())
 	if r.cl != nil {
 		// Only whole copies from every node, the newest of each member:
 		// the owner table here is a cache and cannot pick the current one.
-		all, truncated := r.scanCluster(k, min, max, rev, cut, want)
-		return sortMembers(all, rev), truncated && len(all) < want
+		all, truncated, err := r.scanCluster(k, min, max, rev, cut, want)
+		return sortMembers(all, rev), truncated && len(all) < want, err
 	}
 	ids := make([]shard.ID, len(r.shards))
 	for i := range ids {
@@ -71,7 +87,7 @@ func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want 
 	all, truncated := r.scanLocal(ids, k, min, max, rev, cut, want)
 	all = r.current(g, all)
 	out = sortMembers(all, rev)
-	return out, truncated && len(out) < want
+	return out, truncated && len(out) < want, nil
 }
 
 // sortMembers puts copies in sorted-set order (reversed with rev).
@@ -104,17 +120,25 @@ func (r *Router) current(g *geoKey, es []shard.Entry) []shard.Entry {
 // Rank returns how many members sort before the member (after it, with
 // rev), and whether the member is there.
 func (r *Router) Rank(k shard.Key, member string, rev bool) (int, bool) {
+	rank, ok, _ := r.TryRank(k, member, rev)
+	return rank, ok
+}
+
+// TryRank is Rank that fails, in cluster mode, when some shard could not
+// be read.
+func (r *Router) TryRank(k shard.Key, member string, rev bool) (int, bool, error) {
 	if r.cl != nil {
-		for i, m := range r.Range(k, everything[0], everything[1], rev, 0, -1) {
+		ms, err := r.TryRange(k, everything[0], everything[1], rev, 0, -1)
+		for i, m := range ms {
 			if m.Name == member {
-				return i, true
+				return i, true, nil
 			}
 		}
-		return 0, false
+		return 0, false, err
 	}
 	score, ok := r.Score(k, member)
 	if !ok {
-		return 0, false
+		return 0, false, nil
 	}
 	g := r.key(k, false)
 	cut := r.minStamp(g, now())
@@ -138,5 +162,5 @@ func (r *Router) Rank(k shard.Key, member string, rev bool) (int, bool) {
 			})
 		}
 	}
-	return len(r.current(g, all)), true
+	return len(r.current(g, all)), true, nil
 }

@@ -12,22 +12,24 @@ import (
 	"geoshard/shard"
 )
 
-// dropCluster deletes a key on every node.
-func (r *Router) dropCluster(k shard.Key) bool {
+// dropCluster deletes a key on every node it reaches, and fails when
+// some node could not be reached or its members not all counted (the
+// client may try again: a drop repeats safely).
+func (r *Router) dropCluster(k shard.Key) (bool, error) {
+	n, cerr := r.cardCluster(k)
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	var total atomic.Int64
-	existed := r.cardCluster(k) > 0
 	err := r.onAllNodes(ctx, func() { total.Add(int64(r.DropLocal(k))) },
 		func(ctx context.Context, p Peer) error {
 			n, err := p.Drop(ctx, k)
 			total.Add(n)
-			return err
+			return r.nodeUnread(p, err)
 		})
 	if err != nil {
-		r.remoteFailed("drop", err)
+		return n > 0, r.shardsFailed("drop", "written", err)
 	}
-	return existed
+	return n > 0, cerr
 }
 
 // DropLocal deletes a key from this node's shards and cache and returns how
@@ -57,21 +59,25 @@ func (r *Router) forget(k shard.Key, g *geoKey) {
 	delete(r.keys, k)
 }
 
-// renameCluster renames a key on every node.
-func (r *Router) renameCluster(from, to shard.Key) {
+// renameCluster renames a key on every node; it fails when some node
+// could not be reached, which leaves that node's members under the old
+// name.
+func (r *Router) renameCluster(from, to shard.Key) error {
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	err := r.onAllNodes(ctx, func() { r.RenameLocal(from, to) },
 		func(ctx context.Context, p Peer) error {
-			return p.Rename(ctx, from, to)
+			return r.nodeUnread(p, p.Rename(ctx, from, to))
 		})
 	if err != nil {
-		r.remoteFailed("rename", err)
+		return r.shardsFailed("rename", "written", err)
 	}
+	return nil
 }
 
-// keysCluster lists the database's keys with members on any node.
-func (r *Router) keysCluster(db int) []string {
+// keysCluster lists the database's keys with members on any node; when
+// some node could not be asked, it returns the others' with the error.
+func (r *Router) keysCluster(db int) ([]string, error) {
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	var (
@@ -89,16 +95,16 @@ func (r *Router) keysCluster(db int) []string {
 		func(ctx context.Context, p Peer) error {
 			names, err := p.Keys(ctx, db)
 			add(names)
-			return err
+			return r.nodeUnread(p, err)
 		})
 	if err != nil {
-		r.remoteFailed("keys", err)
+		err = r.readFailed("keys", err)
 	}
 	out := make([]string, 0, len(seen))
 	for n := range seen {
 		out = append(out, n)
 	}
-	return out
+	return out, err
 }
 
 // KeysLocal lists the database's keys that have live copies in this

@@ -5,15 +5,86 @@ package router
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
+	"strings"
 	"sync"
 
 	"geoshard/shard"
 )
 
+// unreadShards marks a remote call's error with the shards it was for, so
+// the client hears which could not be read.
+type unreadShards struct {
+	ids []shard.ID
+	err error
+}
+
+func (e *unreadShards) Error() string { return e.err.Error() }
+func (e *unreadShards) Unwrap() error { return e.err }
+
+// readFailed counts and logs a whole-key read that missed some shards and
+// returns the error the client gets instead of a partial answer: a count,
+// range or lookup over the shards that did answer would be silently wrong.
+func (r *Router) readFailed(op string, err error) error {
+	return r.shardsFailed(op, "read", err)
+}
+
+// shardsFailed counts and logs a whole-key call that missed some shards
+// and names them in the error for the client.
+func (r *Router) shardsFailed(op, verb string, err error) error {
+	r.remoteFailed(op, err)
+	var ids []shard.ID
+	var u *unreadShards
+	if errors.As(err, &u) {
+		ids = u.ids
+	} else if errors.Is(err, errShardDown) {
+		all := make([]shard.ID, len(r.shards))
+		for i := range all {
+			all[i] = shard.ID(i)
+		}
+		_, _, ids = byNode(r.cl.View(), all)
+	}
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = r.regions.Name(id)
+	}
+	if len(names) == 0 {
+		names = []string{"?"}
+	}
+	return fmt.Errorf("shard %s could not be %s (%w)", strings.Join(names, ","), verb, err)
+}
+
+// nodeUnread wraps the error of a call made to a whole node with the
+// shards that node serves.
+func (r *Router) nodeUnread(p Peer, err error) error {
+	if err == nil {
+		return nil
+	}
+	v := r.cl.View()
+	var ids []shard.ID
+	for i := range r.shards {
+		if q := v.Peer(shard.ID(i)); q != nil && q.ID() == p.ID() {
+			ids = append(ids, shard.ID(i))
+		}
+	}
+	return unread(ids, err)
+}
+
+// unread wraps a remote call's error with the shards it was for.
+func unread(ids []shard.ID, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &unreadShards{ids: ids, err: err}
+}
+
 // scanCluster gathers up to want copies per shard within [min, max] from
-// every node; truncated says some shard had more.
-func (r *Router) scanCluster(k shard.Key, min, max Bound, rev bool, cut int64, want int) ([]shard.Entry, bool) {
+// every node; truncated says some shard had more. When some shard could
+// not be read it returns what the others hold with the error: Try* calls
+// answer the error, the older calls keep their partial answers.
+func (r *Router) scanCluster(k shard.Key, min, max Bound, rev bool, cut int64, want int) ([]shard.Entry, bool, error) {
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	var (
@@ -31,12 +102,12 @@ func (r *Router) scanCluster(k shard.Key, min, max Bound, rev bool, cut int64, w
 		mu.Lock()
 		all, truncated = append(all, es...), truncated || tr
 		mu.Unlock()
-		return err
+		return unread(ids, err)
 	})
 	if err != nil {
-		r.remoteFailed("range", err)
+		err = r.readFailed("range", err)
 	}
-	return newestEntries(all), truncated
+	return newestEntries(all), truncated, err
 }
 
 // newestEntries keeps, of each member, its newest copy.
@@ -99,15 +170,25 @@ func (r *Router) scanLocal(ids []shard.ID, k shard.Key, min, max Bound, rev bool
 var everything = [2]Bound{{Score: math.Inf(-1)}, {Score: math.Inf(1)}}
 
 // cardCluster counts a key's members over every node, each once.
-func (r *Router) cardCluster(k shard.Key) int {
+func (r *Router) cardCluster(k shard.Key) (int, error) {
 	g := r.key(k, false)
-	es, _ := r.scanCluster(k, everything[0], everything[1], false, r.minStamp(g, now()), math.MaxInt)
-	return len(es)
+	es, _, err := r.scanCluster(k, everything[0], everything[1], false, r.minStamp(g, now()), math.MaxInt)
+	return len(es), err
 }
 
-// scoreCluster reads a member's newest score over every node.
-func (r *Router) scoreCluster(k shard.Key, member string) (float64, bool) {
+// scoreCluster reads a member's newest score over every node. A copy
+// found is the answer even when some node did not reply: a handoff
+// deletes the old copy once the new one is stored, so another, newer one
+// is not expected. Not finding it while some node did not reply is an
+// error: the member may well be there.
+func (r *Router) scoreCluster(k shard.Key, member string) (float64, bool, error) {
 	g := r.key(k, false)
-	s, ok := r.findMember(k, member, r.minStamp(g, now()))
-	return s.score, ok
+	s, ok, err := r.findMember(k, member, r.minStamp(g, now()))
+	if err != nil && !ok {
+		return 0, false, r.readFailed("get", err)
+	}
+	if err != nil {
+		r.remoteFailed("get", err)
+	}
+	return s.score, ok, nil
 }

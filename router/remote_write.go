@@ -15,8 +15,9 @@ import (
 
 // findMember returns the newest live copy of a member over every shard of
 // the cluster: the owner table is only a cache here, since members may
-// have been written through other nodes.
-func (r *Router) findMember(k shard.Key, member string, cut int64) (slot, bool) {
+// have been written through other nodes. It also returns the error of a
+// shard that could not be asked; the caller counts it.
+func (r *Router) findMember(k shard.Key, member string, cut int64) (slot, bool, error) {
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	var (
@@ -42,15 +43,12 @@ func (r *Router) findMember(k shard.Key, member string, cut int64) (slot, bool) 
 		if ok {
 			keep(c.slot())
 		}
-		return err
+		return unread(ids, err)
 	})
-	if err != nil {
-		r.remoteFailed("get", err)
-	}
 	if found {
 		r.observe(best.stamp)
 	}
-	return best, found
+	return best, found, err
 }
 
 // TryAdd is Add that says when the write could not be placed: in cluster
@@ -79,7 +77,11 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	big := g.big.Load()
 	st.mu.Unlock()
 	if !exists || cur.stamp < cut {
-		cur, exists = r.findMember(k, member, cut)
+		var ferr error
+		cur, exists, ferr = r.findMember(k, member, cut)
+		if ferr != nil {
+			r.remoteFailed("get", ferr) // as before: the write goes on
+		}
 		if exists && cur.stamp >= stamp {
 			stamp = r.stamp() // observed a newer stamp from another clock
 		}

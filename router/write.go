@@ -124,7 +124,8 @@ func (r *Router) Remove(k shard.Key, member string) bool {
 // Score returns a member's score, if it is there.
 func (r *Router) Score(k shard.Key, member string) (float64, bool) {
 	if r.cl != nil {
-		return r.scoreCluster(k, member)
+		score, ok, _ := r.scoreCluster(k, member)
+		return score, ok
 	}
 	g := r.key(k, false)
 	if g == nil {
@@ -140,10 +141,30 @@ func (r *Router) Score(k shard.Key, member string) (float64, bool) {
 	return cur.score, true
 }
 
+// TryScore is Score that fails, in cluster mode, when the member was not
+// found and some shard could not be read.
+func (r *Router) TryScore(k shard.Key, member string) (float64, bool, error) {
+	if r.cl != nil {
+		return r.scoreCluster(k, member)
+	}
+	score, ok := r.Score(k, member)
+	return score, ok, nil
+}
+
+// TryCard is Card that fails, in cluster mode, when some shard could not
+// be read, rather than count the members of the others.
+func (r *Router) TryCard(k shard.Key) (int, error) {
+	if r.cl != nil {
+		return r.cardCluster(k)
+	}
+	return r.Card(k), nil
+}
+
 // Card returns how many members the key has; 0 means it does not exist.
 func (r *Router) Card(k shard.Key) int {
 	if r.cl != nil {
-		return r.cardCluster(k)
+		n, _ := r.cardCluster(k)
+		return n
 	}
 	g := r.key(k, false)
 	if g == nil {
