@@ -124,6 +124,7 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 	var hits []shard.Hit
 	if !(flags&byMember != 0 && a.shape.Unit == 0) { // BYMEMBER on a missing key found nothing
 		hits = e.find(src, &a)
+		defer e.hits.put(hits)
 	}
 	if a.storeKey != nil {
 		e.store(c, a.storeKey, hits, a.storeDist, a.shape.Unit)
@@ -148,7 +149,7 @@ func (e *Engine) find(src shard.Key, a *searchArgs) []shard.Hit {
 	if a.any {
 		limit = int(a.count)
 	}
-	hits := e.Router().Search(src, q, limit).Hits
+	hits := e.Router().SearchInto(e.hits.get(), src, q, limit).Hits
 	n := len(hits)
 	if a.count > 0 && int64(n) > a.count {
 		n = int(a.count)

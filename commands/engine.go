@@ -40,6 +40,7 @@ type Engine struct {
 	// start; the save schedule compares it with its value at the last save.
 	dirty   atomic.Int64
 	persist persistence // snapshot.go
+	hits    hitPool     // cmd_geosearch.go
 }
 
 // New returns an engine on top of a router.

@@ -69,7 +69,7 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 		hits, _ := ask(context.Background(), ids[0], nil)
 		res = Result{Hits: hits, Shards: 1}
 	} else if len(ids) > 0 {
-		res = r.fanOut(ids, ask)
+		res = r.fanOut(ids, nil, ask)
 		before := len(res.Hits)
 		if res.Hits = dedupe(res.Hits); len(res.Hits) < before && partial.Load() {
 			// A stale copy took the place of a hit the walk did not reach.
@@ -138,7 +138,7 @@ func (r *Router) nearFirst(k shard.Key, q *geo.Search, ids []shard.ID, n int, cu
 			r.stats.borders[b].Searches.Add(1)
 		}
 	}
-	others := r.fanOut(rest, ask)
+	others := r.fanOut(rest, nil, ask)
 	all := append(res.Hits, others.Hits...)
 	res.Hits = dedupe(all)
 	res.Shards += others.Shards

@@ -21,9 +21,17 @@ type Result struct {
 // (cell, then score, then member), each once at its newest position. With
 // limit > 0 only the first limit hits are kept, as COUNT ... ANY does.
 func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
+	return r.SearchInto(nil, k, q, limit)
+}
+
+// SearchInto is Search with the hits written into dst's storage (its
+// contents are overwritten), so that a caller can lend one slice to search
+// after search instead of growing a new one each time.
+func (r *Router) SearchInto(dst []shard.Hit, k shard.Key, q *geo.Search, limit int) Result {
+	dst = dst[:0]
 	g := r.key(k, false)
 	if g == nil && r.cl == nil {
-		return Result{}
+		return Result{Hits: dst}
 	}
 	ids := r.asked(g, q)
 	r.stats.countFanOut(len(ids))
@@ -34,9 +42,9 @@ func (r *Router) Search(k shard.Key, q *geo.Search, limit int) Result {
 		id := ids[0]
 		r.stats.Shards[id].Searches.Add(1)
 		r.wait(id)
-		return Result{Hits: r.shards[id].SearchCells(k, q, plan.mask(r.regions, id), cut, limit, nil), Shards: 1}
+		return Result{Hits: r.shards[id].SearchCells(k, q, plan.mask(r.regions, id), cut, limit, dst), Shards: 1}
 	}
-	res := r.fanOut(ids, func(ctx context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error) {
+	res := r.fanOut(ids, dst, func(ctx context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error) {
 		if r.cl == nil {
 			return r.shards[id].SearchCells(k, q, plan.mask(r.regions, id), cut, limit, dst), nil
 		}
@@ -114,9 +122,9 @@ type askFunc func(ctx context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hi
 // them fail, so no deadline applies. Shards on other nodes are asked in
 // parallel meanwhile, each within the fan-out timeout; one that fails or
 // misses its deadline is left out and the result marked degraded.
-func (r *Router) fanOut(ids []shard.ID, ask askFunc) Result {
+func (r *Router) fanOut(ids []shard.ID, dst []shard.Hit, ask askFunc) Result {
 	r.stats.countSearch(ids)
-	res := Result{Shards: len(ids)}
+	res := Result{Hits: dst, Shards: len(ids)}
 	var remote []shard.ID
 	if r.cl != nil {
 		for _, id := range ids {
