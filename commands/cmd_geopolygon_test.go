@@ -103,16 +103,6 @@ func polyEngine(t *testing.T, m *shard.Map) *session {
 	return &session{t: t, e: e, c: e.NewClient("127.0.0.1:50000", "127.0.0.1:6379")}
 }
 
-func oneShard(t *testing.T) *shard.Map {
-	m, err := shard.LoadMap([]byte(`{"type":"FeatureCollection","features":[{"type":"Feature",
-		"properties":{"shard":"world"},"geometry":{"type":"Polygon","coordinates":
-		[[[-180,-85.05112878],[180,-85.05112878],[180,85.05112878],[-180,85.05112878],[-180,-85.05112878]]]}}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // randomZone returns n vertices round (lon, lat) within r degrees; with
 // self they come in random order, so the ring crosses itself.
 func randomZone(rng *rand.Rand, lon, lat, r float64, n int, self bool) []float64 {
@@ -137,7 +127,7 @@ func randomZone(rng *rand.Rand, lon, lat, r float64, n int, self bool) []float64
 func TestPolygonMatchesBruteForce(t *testing.T) {
 	maps := map[string]*shard.Map{
 		"world": shard.DefaultMap(),
-		"one":   oneShard(t),
+		"one":   shard.GridMap(-180, geo.MinLat, 180, geo.MaxLat, 1, 1, 200), // one cell: the world
 		"grid":  shard.GridMap(4.0, 51.6, 5.6, 52.8, 32, 32, 200),
 	}
 	rng := rand.New(rand.NewPCG(17, 1))

@@ -179,15 +179,7 @@ func (s *set) scan(q *geo.Search, lo, hi float64, depth int, fn func(r ref, insi
 	// few: testing those few costs less than classifying the range, and
 	// an empty one costs one probe of the tree.
 	var few [sparse + 1]ref
-	n := 0
-	s.byScore.Ascend(ref{lo, probe}, func(r ref) bool {
-		if r.score >= hi {
-			return false
-		}
-		few[n] = r
-		n++
-		return n < len(few)
-	})
+	n := s.firstRefs(lo, hi, few[:])
 	if n <= sparse {
 		for _, r := range few[:n] {
 			if !fn(r, false) {
@@ -223,4 +215,19 @@ func (s *set) scan(q *geo.Search, lo, hi float64, depth int, fn func(r ref, insi
 // each calls fn for every item, in no particular order.
 func (s *set) each(fn func(*item) bool) {
 	s.byScore.Scan(func(r ref) bool { return fn(&s.items[r.at]) })
+}
+
+// firstRefs fills buf with the first members whose scores lie in [lo, hi),
+// in score order, and returns how many it found: at most len(buf).
+func (s *set) firstRefs(lo, hi float64, buf []ref) int {
+	n := 0
+	s.byScore.Ascend(ref{lo, probe}, func(r ref) bool {
+		if r.score >= hi {
+			return false
+		}
+		buf[n] = r
+		n++
+		return n < len(buf)
+	})
+	return n
 }

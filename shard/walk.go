@@ -87,15 +87,7 @@ func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
 			continue
 		}
 		lo, hi := float64(st.start), float64(st.start+1<<(2*uint(st.level)))
-		n := 0
-		s.byScore.Ascend(ref{lo, probe}, func(r ref) bool {
-			if r.score >= hi {
-				return false
-			}
-			refs[n] = r
-			n++
-			return n < len(refs)
-		})
+		n := s.firstRefs(lo, hi, refs[:])
 		if n <= leafMembers || st.level == 0 {
 			for _, r := range refs[:n] {
 				lon, lat := geo.Decode(r.score)
