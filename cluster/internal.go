@@ -77,6 +77,8 @@ func serveInternal(r *router.Router, name string, t *Table, p *parser, w Replier
 		internalSearch(r, t, p, w, name == "geoshard.nearest")
 	case "geoshard.range":
 		internalRange(r, t, p, w)
+	case "geoshard.count":
+		internalCount(r, t, p, w)
 	case "geoshard.owner":
 		internalOwner(r, t, p, w)
 	case "geoshard.drop":

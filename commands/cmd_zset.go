@@ -238,11 +238,11 @@ func zcount(e *Engine, c *Client, args [][]byte) {
 		c.W.Error(errWrongType)
 		return
 	}
-	ms, err := e.Router().TryRange(c.key(args[1]), lo, hi, false, 0, -1)
+	n, err := e.Router().TryCount(c.key(args[1]), lo, hi)
 	if tryAgain(c, err) {
 		return
 	}
-	c.W.Int(int64(len(ms)))
+	c.W.Int(int64(n))
 }
 
 // zrank: Z[REV]RANK key member

@@ -169,11 +169,10 @@ func (r *Router) scanLocal(ids []shard.ID, k shard.Key, min, max Bound, rev bool
 
 var everything = [2]Bound{{Score: math.Inf(-1)}, {Score: math.Inf(1)}}
 
-// cardCluster counts a key's members over every node, each once.
+// cardCluster counts a key's members over every node, each once: one
+// count per node (remote_count.go), not every member.
 func (r *Router) cardCluster(k shard.Key) (int, error) {
-	g := r.key(k, false)
-	es, _, err := r.scanCluster(k, everything[0], everything[1], false, r.minStamp(g, now()), math.MaxInt)
-	return len(es), err
+	return r.countCluster(k, everything[0], everything[1])
 }
 
 // scoreCluster reads a member's newest score over every node. A copy
