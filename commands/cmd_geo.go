@@ -76,6 +76,10 @@ triples:
 // addAll writes members with their scores, in order, as ZADD does, and
 // replies how many were added (with CH: added or changed).
 func (e *Engine) addAll(c *Client, k shard.Key, member func(j int) []byte, scores []float64, f router.AddFlags, ch bool) {
+	if e.Router().Clustered() {
+		e.addMany(c, k, member, scores, f, ch)
+		return
+	}
 	n, dirty := 0, 0
 	for j, score := range scores {
 		added, changed, err := e.Router().TryAdd(k, string(member(j)), score, f)

@@ -1,0 +1,209 @@
+package cluster
+
+// GEOSHARD.GETMANY and GEOSHARD.PUTMANY: a batched write looks up and
+// stores many members of one key with one message per node.
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"geoshard/router"
+	"geoshard/shard"
+)
+
+var _ router.PeerBatcher = (*call)(nil)
+
+func (c *call) GetMany(ctx context.Context, ids []shard.ID, k shard.Key, members []string, cut int64) ([]router.Copy, []bool, error) {
+	return c.p.getMany(ctx, c.pass, c.ver, ids, k, members, cut)
+}
+
+func (c *call) PutMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry) error {
+	return c.p.putMany(ctx, c.pass, c.ver, k, ids, es)
+}
+
+// getMany sends GEOSHARD.GETMANY db key cut nids ids... members... and
+// reads one word per member: "" (no copy) or "shard score stamp".
+func (p *peer) getMany(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key,
+	members []string, cut int64) ([]router.Copy, []bool, error) {
+	args := make([]any, 0, 4+len(ids)+len(members))
+	args = append(args, itoa(int64(k.DB)), k.Name, itoa(cut), itoa(int64(len(ids))))
+	for _, id := range ids {
+		args = append(args, itoa(int64(id)))
+	}
+	for _, m := range members {
+		args = append(args, m)
+	}
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.GETMANY", args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	arr, _ := v.([]any)
+	if len(arr) != len(members) {
+		return nil, nil, fmt.Errorf("node %s: GEOSHARD.GETMANY: %d answers for %d members", p.id, len(arr), len(members))
+	}
+	cs := make([]router.Copy, len(arr))
+	oks := make([]bool, len(arr))
+	for i, a := range arr {
+		s := str(a)
+		if s == "" {
+			continue
+		}
+		c, err := parseCopy(s)
+		if err != nil {
+			return nil, nil, fmt.Errorf("node %s: GEOSHARD.GETMANY: %w", p.id, err)
+		}
+		cs[i], oks[i] = c, true
+	}
+	return cs, oks, nil
+}
+
+// parseCopy reads "shard score stamp".
+func parseCopy(s string) (router.Copy, error) {
+	f := strings.Fields(s)
+	if len(f) != 3 {
+		return router.Copy{}, fmt.Errorf("malformed copy %q", s)
+	}
+	id, err1 := strconv.ParseUint(f[0], 10, 16)
+	score, err2 := strconv.ParseFloat(f[1], 64)
+	stamp, err3 := strconv.ParseInt(f[2], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return router.Copy{}, fmt.Errorf("malformed copy %q", s)
+	}
+	return router.Copy{Shard: shard.ID(id), Score: score, Stamp: stamp}, nil
+}
+
+// putMany sends GEOSHARD.PUTMANY db key (shard member score stamp)...
+func (p *peer) putMany(ctx context.Context, pass string, ver int64, k shard.Key, ids []shard.ID, es []shard.Entry) error {
+	args := make([]any, 0, 2+4*len(es))
+	args = append(args, itoa(int64(k.DB)), k.Name)
+	for i, e := range es {
+		args = append(args, itoa(int64(ids[i])), e.Member, ftoa(e.Score), itoa(e.Stamp))
+	}
+	_, err := p.do(ctx, pass, ver, "GEOSHARD.PUTMANY", args...)
+	return err
+}
+
+// internalGetMany answers GEOSHARD.GETMANY.
+func internalGetMany(r *router.Router, t *Table, p *parser, w Replier) {
+	k := p.key()
+	cut, n := p.int(), p.int()
+	if n < 0 || n > int64(len(p.args)) {
+		p.fail("bad shard count " + itoa(n))
+		n = 0
+	}
+	ids := make([]shard.ID, 0, n)
+	for range n {
+		ids = append(ids, p.shard(t))
+	}
+	members := p.args
+	if !p.ok(w) {
+		return
+	}
+	w.Array(len(members))
+	for _, m := range members {
+		c, ok := r.GetLocal(ids, k, string(m), cut)
+		if !ok {
+			w.BulkString("")
+			continue
+		}
+		w.BulkString(itoa(int64(c.Shard)) + " " + ftoa(c.Score) + " " + itoa(c.Stamp))
+	}
+}
+
+// internalPutMany answers GEOSHARD.PUTMANY: every entry is checked before
+// any is stored, so a refused batch changes nothing.
+func internalPutMany(r *router.Router, t *Table, p *parser, w Replier) {
+	k := p.key()
+	if len(p.args)%4 != 0 {
+		p.fail("PUTMANY takes shard member score stamp quadruples")
+	}
+	n := len(p.args) / 4
+	ids := make([]shard.ID, 0, n)
+	es := make([]shard.Entry, 0, n)
+	for range n {
+		id := p.shard(t)
+		member, score, stamp := p.str(), p.float(), p.int()
+		ids = append(ids, id)
+		es = append(es, shard.NewEntry(member, score, stamp))
+	}
+	if !p.ok(w) {
+		return
+	}
+	for i, e := range es {
+		r.PutLocal(ids[i], k, e)
+	}
+	w.Int(int64(n))
+}
+
+func (c *call) PutIf(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry, f router.AddFlags, cut int64) ([]router.PutIfResult, error) {
+	return c.p.putIf(ctx, c.pass, c.ver, k, ids, es, f, cut)
+}
+
+// flagsArg sends NX, XX, GT and LT as four 0/1 characters.
+func flagsArg(f router.AddFlags) string {
+	return boolArg(f.NX) + boolArg(f.XX) + boolArg(f.GT) + boolArg(f.LT)
+}
+
+// putIf sends GEOSHARD.PUTIF db key flags cut (shard member score stamp)...
+// and reads one word per member: its status, then the old score.
+func (p *peer) putIf(ctx context.Context, pass string, ver int64, k shard.Key, ids []shard.ID, es []shard.Entry,
+	f router.AddFlags, cut int64) ([]router.PutIfResult, error) {
+	args := make([]any, 0, 4+4*len(es))
+	args = append(args, itoa(int64(k.DB)), k.Name, flagsArg(f), itoa(cut))
+	for i, e := range es {
+		args = append(args, itoa(int64(ids[i])), e.Member, ftoa(e.Score), itoa(e.Stamp))
+	}
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.PUTIF", args...)
+	if err != nil {
+		return nil, err
+	}
+	arr, _ := v.([]any)
+	if len(arr) != len(es) {
+		return nil, fmt.Errorf("node %s: GEOSHARD.PUTIF: %d answers for %d members", p.id, len(arr), len(es))
+	}
+	out := make([]router.PutIfResult, len(arr))
+	for i, a := range arr {
+		st, old, _ := strings.Cut(str(a), " ")
+		status, err1 := strconv.Atoi(st)
+		score, err2 := strconv.ParseFloat(old, 64)
+		if err1 != nil || err2 != nil || status < router.PutIfMissing || status > router.PutIfWritten {
+			return nil, fmt.Errorf("node %s: GEOSHARD.PUTIF: malformed answer %q", p.id, str(a))
+		}
+		out[i] = router.PutIfResult{Status: status, Old: score}
+	}
+	return out, nil
+}
+
+// internalPutIf answers GEOSHARD.PUTIF: every entry is checked before any
+// is written.
+func internalPutIf(r *router.Router, t *Table, p *parser, w Replier) {
+	k := p.key()
+	fl := p.str()
+	cut := p.int()
+	if len(fl) != 4 || strings.Trim(fl, "01") != "" {
+		p.fail("bad flags " + strconv.Quote(fl))
+	}
+	f := router.AddFlags{NX: fl[0] == '1', XX: fl[1] == '1', GT: fl[2] == '1', LT: fl[3] == '1'}
+	if len(p.args)%4 != 0 {
+		p.fail("PUTIF takes shard member score stamp quadruples")
+	}
+	n := len(p.args) / 4
+	ids := make([]shard.ID, 0, n)
+	es := make([]shard.Entry, 0, n)
+	for range n {
+		id := p.shard(t)
+		member, score, stamp := p.str(), p.float(), p.int()
+		ids = append(ids, id)
+		es = append(es, shard.NewEntry(member, score, stamp))
+	}
+	if !p.ok(w) {
+		return
+	}
+	w.Array(n)
+	for i, e := range es {
+		res := r.PutIfLocal(ids[i], k, e, f, cut)
+		w.BulkString(strconv.Itoa(res.Status) + " " + ftoa(res.Old))
+	}
+}

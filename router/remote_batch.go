@@ -1,0 +1,258 @@
+package router
+
+// Batched writes in cluster mode: a GEOADD or ZADD of many members looks
+// up the members it has no cached copy of with one message per node and
+// stores its copies with one message per node, instead of a lookup on
+// every node and a store per member. A cold load of 50,000 drivers through
+// a node took 8.5 s that way; one GEOADD of 500 now costs a few messages.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"geoshard/shard"
+)
+
+// PeerBatcher is a Peer that looks up and stores many members of a key in
+// one call each. It is an interface of its own so the Peer interface,
+// which other work extends too, stays as it is.
+type PeerBatcher interface {
+	// GetMany returns, for each member, its newest copy not older than
+	// cut in the node's shards ids, and whether there is one.
+	GetMany(ctx context.Context, ids []shard.ID, k shard.Key, members []string, cut int64) ([]Copy, []bool, error)
+	// PutMany stores es[i] in the node's shard ids[i].
+	PutMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry) error
+	// PutIf is PutIfLocal for each es[i] in the node's shard ids[i].
+	PutIf(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry, f AddFlags, cut int64) ([]PutIfResult, error)
+}
+
+// errNoBatch is a peer that cannot take batches (not one of cluster's).
+var errNoBatch = errors.New("peer cannot take batched calls")
+
+// batchItem is one member of a batched write, as addCluster's locals.
+type batchItem struct {
+	member       string
+	score        float64
+	stamp, cut   int64
+	cur          slot
+	exists, live bool
+	skip         bool // NX, XX, GT or LT leave it as it is
+	done         bool // settled by a conditional put (remote_batch_fast.go)
+	fastMiss     bool // the conditional put found no live copy
+	to           shard.ID
+	e            shard.Entry
+	err          error
+}
+
+// TryAddMany writes members with their scores, in order, as that many
+// TryAdd calls would, and returns how many were added and how many
+// existing ones changed score. In cluster mode the members are looked up
+// and stored in batches; on an error, members before the failing batch
+// and those of it that were stored stay written.
+func (r *Router) TryAddMany(k shard.Key, members []string, scores []float64, f AddFlags) (added, changed int, err error) {
+	if r.cl == nil {
+		for i, m := range members {
+			a, c, err := r.TryAdd(k, m, scores[i], f)
+			if err != nil {
+				return added, changed, err
+			}
+			added, changed = added+b2i(a), changed+b2i(c)
+		}
+		return added, changed, nil
+	}
+	for start := 0; start < len(members); {
+		end := distinctRun(members, start)
+		a, c, err := r.addBatch(k, members[start:end], scores[start:end], f)
+		added, changed = added+a, changed+c
+		if err != nil {
+			return added, changed, err
+		}
+		start = end
+	}
+	return added, changed, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// distinctRun returns the end of the longest run from start with no
+// member twice: a later write of a member must see the earlier one, so a
+// repeated member starts the next batch.
+func distinctRun(members []string, start int) int {
+	seen := make(map[string]struct{}, len(members)-start)
+	for i := start; i < len(members); i++ {
+		if _, dup := seen[members[i]]; dup {
+			return i
+		}
+		seen[members[i]] = struct{}{}
+	}
+	return len(members)
+}
+
+// addBatch is addCluster for distinct members at once: members that stay
+// in their cached shard are written there in one conditional put per node;
+// the others are looked up on every node (one GetMany per node) and stored
+// with one PutMany per node.
+func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f AddFlags) (added, changed int, err error) {
+	defer r.holdAll(k, members)()
+	items := r.batchItems(k, members, scores)
+	ctx, cancel := r.callCtx()
+	defer cancel()
+	if slow := r.putIfFast(ctx, k, items, f); len(slow) > 0 {
+		r.findMissing(k, items, slow)
+		for _, i := range slow {
+			r.decide(&items[i], f)
+		}
+		r.putBatch(ctx, k, items, slow)
+	}
+	for i := range items {
+		it := &items[i]
+		switch {
+		case it.skip:
+			continue
+		case it.err != nil:
+			if err == nil {
+				r.remoteFailed("put", it.err)
+				err = fmt.Errorf("shard %s could not be written (%w); position not stored", r.regions.Name(it.to), it.err)
+			}
+			continue
+		}
+		r.stored(ctx, k, it)
+		if !it.live {
+			added++
+		} else if it.cur.score != it.e.Score {
+			changed++
+		}
+	}
+	return added, changed, err
+}
+
+// holdAll holds every member (hold), in name order so two batches never
+// wait for each other's members crosswise, and returns the release.
+func (r *Router) holdAll(k shard.Key, members []string) (release func()) {
+	sorted := slices.Clone(members)
+	slices.Sort(sorted)
+	releases := make([]func(), len(sorted))
+	for i, m := range sorted {
+		releases[i] = r.hold(k, m)
+	}
+	return func() {
+		for i := len(releases) - 1; i >= 0; i-- {
+			releases[i]()
+		}
+	}
+}
+
+// batchItems stamps each member and reads its cached copy.
+func (r *Router) batchItems(k shard.Key, members []string, scores []float64) []batchItem {
+	items := make([]batchItem, len(members))
+	for i, m := range members {
+		g, st := r.lockMember(k, m, true)
+		it := &items[i]
+		it.member, it.score, it.stamp = m, scores[i], r.stamp()
+		it.cut = r.minStamp(g, it.stamp)
+		it.cur, it.exists = st.owner[m]
+		if it.score == 0 && !g.big.Load() {
+			it.score = 0 // a listpack stores -0 as 0
+		}
+		st.mu.Unlock()
+	}
+	return items
+}
+
+// decide applies NX, XX, GT and LT and picks the shard of the new copy.
+func (r *Router) decide(it *batchItem, f AddFlags) {
+	it.live = it.exists && it.cur.stamp >= it.cut
+	it.skip = false
+	switch {
+	case f.NX && it.live, f.XX && !it.live:
+		it.skip = true
+	case it.live && f.GT && !(it.score > it.cur.score), it.live && f.LT && !(it.score < it.cur.score):
+		it.skip = true
+	}
+	it.e = shard.NewEntry(it.member, it.score, it.stamp)
+	it.to = r.place(it.cur.shard, it.live, it.e.Lon, it.e.Lat)
+}
+
+// stored finishes one member's write once its new copy is in place: as
+// addCluster, the old copy (after a handoff) goes, every node hears where
+// the member now is, and the cache remembers it.
+func (r *Router) stored(ctx context.Context, k shard.Key, it *batchItem) {
+	r.stats.Shards[it.to].Writes.Add(1)
+	now := slot{shard: it.to, score: it.e.Score, stamp: it.stamp}
+	if it.exists && it.cur.shard != it.to {
+		r.stats.Shards[it.cur.shard].HandoffsOut.Add(1)
+		r.stats.Shards[it.to].HandoffsIn.Add(1)
+		r.stats.Border(it.cur.shard, it.to).Handoffs.Add(1)
+		if !r.hooks.dropDeletes.Load() {
+			r.deleteCopy(ctx, it.cur.shard, k, it.member, it.stamp-1)
+		}
+		r.announceOwner(ctx, k, it.member, now)
+	}
+	r.remember(k, it.member, now)
+}
+
+// putBatch stores the new copies of items idx: those of local shards
+// here, the others with one PutMany per node, in parallel. A node that
+// says our view is stale gets its members one by one through onShard,
+// which refreshes the view and follows a shard that moved.
+func (r *Router) putBatch(ctx context.Context, k shard.Key, items []batchItem, idx []int) {
+	v := r.cl.View()
+	groups := map[Peer][]int{}
+	for _, i := range idx {
+		it := &items[i]
+		switch p := v.Peer(it.to); {
+		case it.skip:
+		case v.Local(it.to):
+			r.shards[it.to].Put(k, it.e)
+		case p == nil:
+			it.err = errShardDown
+		default:
+			groups[p] = append(groups[p], i)
+		}
+	}
+	var wg sync.WaitGroup
+	for p, idx := range groups {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.putGroup(ctx, p, k, items, idx)
+		}()
+	}
+	wg.Wait()
+}
+
+// putGroup stores one node's share of a batch.
+func (r *Router) putGroup(ctx context.Context, p Peer, k shard.Key, items []batchItem, idx []int) {
+	ids := make([]shard.ID, len(idx))
+	es := make([]shard.Entry, len(idx))
+	for j, i := range idx {
+		ids[j], es[j] = items[i].to, items[i].e
+	}
+	err := errNoBatch
+	if pb, ok := p.(PeerBatcher); ok {
+		err = pb.PutMany(ctx, k, ids, es)
+	}
+	if !errors.Is(err, ErrStale) {
+		for _, i := range idx {
+			items[i].err = err
+		}
+		return
+	}
+	for _, i := range idx {
+		it := &items[i]
+		it.err = r.onShard(ctx, it.to, func(s *shard.Shard) error {
+			s.Put(k, it.e)
+			return nil
+		}, func(ctx context.Context, p Peer) error {
+			return p.Put(ctx, it.to, k, it.e)
+		})
+	}
+}

@@ -1,0 +1,79 @@
+package router
+
+import (
+	"context"
+	"sync"
+
+	"geoshard/shard"
+)
+
+// findMissing looks up the items idx of a batch (no live cached copy, or
+// one that moves to another shard: the cache knows where a member was,
+// not its score now), their newest copy over every shard of the cluster:
+// one GetMany per node for all of them (findMember asks every node per
+// member). As there, a node that could not be asked is counted and the
+// write goes on, with the cached copy if there is one.
+func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int) {
+	var (
+		miss  []int
+		names []string
+		cut   int64
+	)
+	for _, i := range idx {
+		it := &items[i]
+		if len(miss) == 0 || it.cut < cut {
+			cut = it.cut
+		}
+		miss = append(miss, i)
+		names = append(names, it.member)
+	}
+	if len(miss) == 0 {
+		return
+	}
+	best := make([]Copy, len(miss))
+	found := make([]bool, len(miss))
+	var mu sync.Mutex
+	keep := func(j int, c Copy) {
+		mu.Lock()
+		if !found[j] || c.Stamp > best[j].Stamp {
+			best[j], found[j] = c, true
+		}
+		mu.Unlock()
+	}
+	ctx, cancel := r.callCtx()
+	defer cancel()
+	err := r.onNodes(ctx, nil, func(ids []shard.ID) {
+		for j, m := range names {
+			if c, ok := r.GetLocal(ids, k, m, cut); ok {
+				keep(j, c)
+			}
+		}
+	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
+		pb, ok := p.(PeerBatcher)
+		if !ok {
+			return unread(ids, errNoBatch)
+		}
+		cs, oks, err := pb.GetMany(ctx, ids, k, names, cut)
+		for j := range cs {
+			if j < len(names) && oks[j] {
+				keep(j, cs[j])
+			}
+		}
+		return unread(ids, err)
+	})
+	if err != nil {
+		r.remoteFailed("get", err) // as findMember: the write goes on
+	}
+	for j, i := range miss {
+		it := &items[i]
+		if !found[j] {
+			it.exists = it.exists && err != nil
+			continue
+		}
+		it.cur, it.exists = best[j].slot(), true
+		r.observe(best[j].Stamp)
+		if best[j].Stamp >= it.stamp {
+			it.stamp = r.stamp() // a newer stamp from another clock
+		}
+	}
+}
