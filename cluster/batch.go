@@ -15,33 +15,38 @@ import (
 
 var _ router.PeerBatcher = (*call)(nil)
 
-func (c *call) GetMany(ctx context.Context, ids []shard.ID, k shard.Key, members []string, cut int64) ([]router.Copy, []bool, error) {
-	return c.p.getMany(ctx, c.pass, c.ver, ids, k, members, cut)
+func (c *call) GetPut(ctx context.Context, ids []shard.ID, k shard.Key, members []string, cut int64,
+	putIDs []shard.ID, puts []shard.Entry) ([]router.Copy, []bool, error) {
+	return c.p.getPut(ctx, c.pass, c.ver, ids, k, members, cut, putIDs, puts)
 }
 
 func (c *call) PutMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry) error {
 	return c.p.putMany(ctx, c.pass, c.ver, k, ids, es)
 }
 
-// getMany sends GEOSHARD.GETMANY db key cut nids ids... members... and
-// reads one word per member: "" (no copy) or "shard score stamp".
-func (p *peer) getMany(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key,
-	members []string, cut int64) ([]router.Copy, []bool, error) {
-	args := make([]any, 0, 4+len(ids)+len(members))
+// getPut sends GEOSHARD.GETPUT db key cut nids ids... nmembers members...
+// (shard member score stamp)... and reads one word per member: "" (no
+// copy) or "shard score stamp"; the node stores the quadruples after the
+// look-up.
+func (p *peer) getPut(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key,
+	members []string, cut int64, putIDs []shard.ID, puts []shard.Entry) ([]router.Copy, []bool, error) {
+	args := make([]any, 0, 5+len(ids)+len(members)+4*len(puts))
 	args = append(args, itoa(int64(k.DB)), k.Name, itoa(cut), itoa(int64(len(ids))))
 	for _, id := range ids {
 		args = append(args, itoa(int64(id)))
 	}
+	args = append(args, itoa(int64(len(members))))
 	for _, m := range members {
 		args = append(args, m)
 	}
-	v, err := p.do(ctx, pass, ver, "GEOSHARD.GETMANY", args...)
+	args = appendPuts(args, putIDs, puts)
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.GETPUT", args...)
 	if err != nil {
 		return nil, nil, err
 	}
 	arr, _ := v.([]any)
 	if len(arr) != len(members) {
-		return nil, nil, fmt.Errorf("node %s: GEOSHARD.GETMANY: %d answers for %d members", p.id, len(arr), len(members))
+		return nil, nil, fmt.Errorf("node %s: GEOSHARD.GETPUT: %d answers for %d members", p.id, len(arr), len(members))
 	}
 	cs := make([]router.Copy, len(arr))
 	oks := make([]bool, len(arr))
@@ -52,7 +57,7 @@ func (p *peer) getMany(ctx context.Context, pass string, ver int64, ids []shard.
 		}
 		c, err := parseCopy(s)
 		if err != nil {
-			return nil, nil, fmt.Errorf("node %s: GEOSHARD.GETMANY: %w", p.id, err)
+			return nil, nil, fmt.Errorf("node %s: GEOSHARD.GETPUT: %w", p.id, err)
 		}
 		cs[i], oks[i] = c, true
 	}
@@ -78,15 +83,37 @@ func parseCopy(s string) (router.Copy, error) {
 func (p *peer) putMany(ctx context.Context, pass string, ver int64, k shard.Key, ids []shard.ID, es []shard.Entry) error {
 	args := make([]any, 0, 2+4*len(es))
 	args = append(args, itoa(int64(k.DB)), k.Name)
-	for i, e := range es {
-		args = append(args, itoa(int64(ids[i])), e.Member, ftoa(e.Score), itoa(e.Stamp))
-	}
-	_, err := p.do(ctx, pass, ver, "GEOSHARD.PUTMANY", args...)
+	_, err := p.do(ctx, pass, ver, "GEOSHARD.PUTMANY", appendPuts(args, ids, es)...)
 	return err
 }
 
-// internalGetMany answers GEOSHARD.GETMANY.
-func internalGetMany(r *router.Router, t *Table, p *parser, w Replier) {
+func appendPuts(args []any, ids []shard.ID, es []shard.Entry) []any {
+	for i, e := range es {
+		args = append(args, itoa(int64(ids[i])), e.Member, ftoa(e.Score), itoa(e.Stamp))
+	}
+	return args
+}
+
+// readPuts reads the quadruples of PUTMANY, PUTIF and GETPUT: every shard
+// is checked before anything is stored, so a refused call changes nothing.
+func readPuts(t *Table, p *parser) ([]shard.ID, []shard.Entry) {
+	if len(p.args)%4 != 0 {
+		p.fail("expected shard member score stamp quadruples")
+	}
+	n := len(p.args) / 4
+	ids := make([]shard.ID, 0, n)
+	es := make([]shard.Entry, 0, n)
+	for range n {
+		id := p.shard(t)
+		member, score, stamp := p.str(), p.float(), p.int()
+		ids = append(ids, id)
+		es = append(es, shard.NewEntry(member, score, stamp))
+	}
+	return ids, es
+}
+
+// internalGetPut answers GEOSHARD.GETPUT: the look-up first, then the puts.
+func internalGetPut(r *router.Router, t *Table, p *parser, w Replier) {
 	k := p.key()
 	cut, n := p.int(), p.int()
 	if n < 0 || n > int64(len(p.args)) {
@@ -97,7 +124,14 @@ func internalGetMany(r *router.Router, t *Table, p *parser, w Replier) {
 	for range n {
 		ids = append(ids, p.shard(t))
 	}
-	members := p.args
+	m := p.int()
+	if m < 0 || m > int64(len(p.args)) {
+		p.fail("bad member count " + itoa(m))
+		m = 0
+	}
+	members := p.args[:m]
+	p.args = p.args[m:]
+	putIDs, puts := readPuts(t, p)
 	if !p.ok(w) {
 		return
 	}
@@ -110,31 +144,22 @@ func internalGetMany(r *router.Router, t *Table, p *parser, w Replier) {
 		}
 		w.BulkString(itoa(int64(c.Shard)) + " " + ftoa(c.Score) + " " + itoa(c.Stamp))
 	}
+	for i, e := range puts {
+		r.PutLocal(putIDs[i], k, e)
+	}
 }
 
-// internalPutMany answers GEOSHARD.PUTMANY: every entry is checked before
-// any is stored, so a refused batch changes nothing.
+// internalPutMany answers GEOSHARD.PUTMANY.
 func internalPutMany(r *router.Router, t *Table, p *parser, w Replier) {
 	k := p.key()
-	if len(p.args)%4 != 0 {
-		p.fail("PUTMANY takes shard member score stamp quadruples")
-	}
-	n := len(p.args) / 4
-	ids := make([]shard.ID, 0, n)
-	es := make([]shard.Entry, 0, n)
-	for range n {
-		id := p.shard(t)
-		member, score, stamp := p.str(), p.float(), p.int()
-		ids = append(ids, id)
-		es = append(es, shard.NewEntry(member, score, stamp))
-	}
+	ids, es := readPuts(t, p)
 	if !p.ok(w) {
 		return
 	}
 	for i, e := range es {
 		r.PutLocal(ids[i], k, e)
 	}
-	w.Int(int64(n))
+	w.Int(int64(len(es)))
 }
 
 func (c *call) PutIf(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry, f router.AddFlags, cut int64) ([]router.PutIfResult, error) {
@@ -152,10 +177,7 @@ func (p *peer) putIf(ctx context.Context, pass string, ver int64, k shard.Key, i
 	f router.AddFlags, cut int64) ([]router.PutIfResult, error) {
 	args := make([]any, 0, 4+4*len(es))
 	args = append(args, itoa(int64(k.DB)), k.Name, flagsArg(f), itoa(cut))
-	for i, e := range es {
-		args = append(args, itoa(int64(ids[i])), e.Member, ftoa(e.Score), itoa(e.Stamp))
-	}
-	v, err := p.do(ctx, pass, ver, "GEOSHARD.PUTIF", args...)
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.PUTIF", appendPuts(args, ids, es)...)
 	if err != nil {
 		return nil, err
 	}
@@ -186,22 +208,11 @@ func internalPutIf(r *router.Router, t *Table, p *parser, w Replier) {
 		p.fail("bad flags " + strconv.Quote(fl))
 	}
 	f := router.AddFlags{NX: fl[0] == '1', XX: fl[1] == '1', GT: fl[2] == '1', LT: fl[3] == '1'}
-	if len(p.args)%4 != 0 {
-		p.fail("PUTIF takes shard member score stamp quadruples")
-	}
-	n := len(p.args) / 4
-	ids := make([]shard.ID, 0, n)
-	es := make([]shard.Entry, 0, n)
-	for range n {
-		id := p.shard(t)
-		member, score, stamp := p.str(), p.float(), p.int()
-		ids = append(ids, id)
-		es = append(es, shard.NewEntry(member, score, stamp))
-	}
+	ids, es := readPuts(t, p)
 	if !p.ok(w) {
 		return
 	}
-	w.Array(n)
+	w.Array(len(es))
 	for i, e := range es {
 		res := r.PutIfLocal(ids[i], k, e, f, cut)
 		w.BulkString(strconv.Itoa(res.Status) + " " + ftoa(res.Old))

@@ -79,8 +79,8 @@ func serveInternal(r *router.Router, name string, t *Table, p *parser, w Replier
 		internalRange(r, t, p, w)
 	case "geoshard.count":
 		internalCount(r, t, p, w)
-	case "geoshard.getmany":
-		internalGetMany(r, t, p, w)
+	case "geoshard.getput":
+		internalGetPut(r, t, p, w)
 	case "geoshard.putmany":
 		internalPutMany(r, t, p, w)
 	case "geoshard.putif":

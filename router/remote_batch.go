@@ -20,9 +20,11 @@ import (
 // one call each. It is an interface of its own so the Peer interface,
 // which other work extends too, stays as it is.
 type PeerBatcher interface {
-	// GetMany returns, for each member, its newest copy not older than
-	// cut in the node's shards ids, and whether there is one.
-	GetMany(ctx context.Context, ids []shard.ID, k shard.Key, members []string, cut int64) ([]Copy, []bool, error)
+	// GetPut returns, for each member, its newest copy not older than cut
+	// in the node's shards ids, and whether there is one; then (after the
+	// look-up) it stores puts[i] in the node's shard putIDs[i].
+	GetPut(ctx context.Context, ids []shard.ID, k shard.Key, members []string, cut int64,
+		putIDs []shard.ID, puts []shard.Entry) ([]Copy, []bool, error)
 	// PutMany stores es[i] in the node's shard ids[i].
 	PutMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry) error
 	// PutIf is PutIfLocal for each es[i] in the node's shard ids[i].
@@ -105,8 +107,12 @@ func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f Add
 	items := r.batchItems(k, members, scores)
 	ctx, cancel := r.callCtx()
 	defer cancel()
-	if slow := r.putIfFast(ctx, k, items, f); len(slow) > 0 {
-		r.findMissing(k, items, slow)
+	switch slow := r.putIfFast(ctx, k, items, f); {
+	case len(slow) == 0:
+	case f == AddFlags{}:
+		r.getPut(ctx, k, items, slow)
+	default:
+		r.findMissing(k, items, slow, nil)
 		for _, i := range slow {
 			r.decide(&items[i], f)
 		}

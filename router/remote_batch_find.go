@@ -12,8 +12,10 @@ import (
 // not its score now), their newest copy over every shard of the cluster:
 // one GetMany per node for all of them (findMember asks every node per
 // member). As there, a node that could not be asked is counted and the
-// write goes on, with the cached copy if there is one.
-func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int) {
+// write goes on, with the cached copy if there is one. With puts, each
+// node also stores, after the look-up, the new copies of its shards
+// (getPut).
+func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int, puts *putPlan) error {
 	var (
 		miss  []int
 		names []string
@@ -28,7 +30,7 @@ func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int) {
 		names = append(names, it.member)
 	}
 	if len(miss) == 0 {
-		return
+		return nil
 	}
 	best := make([]Copy, len(miss))
 	found := make([]bool, len(miss))
@@ -48,12 +50,15 @@ func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int) {
 				keep(j, c)
 			}
 		}
+		puts.here(r, k)
 	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
 		pb, ok := p.(PeerBatcher)
 		if !ok {
 			return unread(ids, errNoBatch)
 		}
-		cs, oks, err := pb.GetMany(ctx, ids, k, names, cut)
+		putIDs, es := puts.on(p)
+		cs, oks, err := pb.GetPut(ctx, ids, k, names, cut, putIDs, es)
+		puts.result(p, err)
 		for j := range cs {
 			if j < len(names) && oks[j] {
 				keep(j, cs[j])
@@ -76,4 +81,5 @@ func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int) {
 			it.stamp = r.stamp() // a newer stamp from another clock
 		}
 	}
+	return err
 }

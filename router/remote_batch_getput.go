@@ -1,0 +1,137 @@
+package router
+
+// The one-round-trip write of members whose current copy is not known
+// here (a cold load; members last written through other nodes): each node
+// is sent, in one message, the members to look up and, after the look-up,
+// the new copies its shards get. The new copy goes where the position
+// says (or, for a cached member, where hysteresis keeps it); a copy found
+// elsewhere is then handed off as any other: new copy first, then the old
+// one deleted. Only plain writes take this path: NX, XX, GT and LT must
+// see the current copy before writing.
+
+import (
+	"context"
+	"sync"
+
+	"geoshard/shard"
+)
+
+// putPlan is which node stores which new copies of a batch.
+type putPlan struct {
+	items  []batchItem
+	local  []int
+	remote map[string][]int // by node id
+	mu     sync.Mutex
+}
+
+func newPutPlan(v View, items []batchItem, idx []int) *putPlan {
+	pp := &putPlan{items: items, remote: map[string][]int{}}
+	for _, i := range idx {
+		it := &items[i]
+		switch p := v.Peer(it.to); {
+		case v.Local(it.to):
+			pp.local = append(pp.local, i)
+		case p == nil:
+			it.err = errShardDown
+		default:
+			pp.remote[p.ID()] = append(pp.remote[p.ID()], i)
+		}
+	}
+	return pp
+}
+
+// here stores the local shards' new copies.
+func (pp *putPlan) here(r *Router, k shard.Key) {
+	if pp == nil {
+		return
+	}
+	for _, i := range pp.local {
+		r.shards[pp.items[i].to].Put(k, pp.items[i].e)
+	}
+}
+
+// on is what node p stores.
+func (pp *putPlan) on(p Peer) ([]shard.ID, []shard.Entry) {
+	if pp == nil {
+		return nil, nil
+	}
+	idx := pp.remote[p.ID()]
+	ids := make([]shard.ID, len(idx))
+	es := make([]shard.Entry, len(idx))
+	for j, i := range idx {
+		ids[j], es[j] = pp.items[i].to, pp.items[i].e
+	}
+	return ids, es
+}
+
+// result records how node p's call went (a retry after a stale view
+// calls it again).
+func (pp *putPlan) result(p Peer, err error) {
+	if pp == nil {
+		return
+	}
+	pp.mu.Lock()
+	defer pp.mu.Unlock()
+	for _, i := range pp.remote[p.ID()] {
+		pp.items[i].err = err
+	}
+}
+
+// getPut writes the items idx, looking them up on every node in the same
+// message that stores their new copies.
+func (r *Router) getPut(ctx context.Context, k shard.Key, items []batchItem, idx []int) {
+	for _, i := range idx {
+		it := &items[i]
+		it.e = shard.NewEntry(it.member, it.score, it.stamp)
+		it.to = r.place(it.cur.shard, it.exists, it.e.Lon, it.e.Lat)
+	}
+	plan := newPutPlan(r.cl.View(), items, idx)
+	stamps := make([]int64, len(items))
+	for _, i := range idx {
+		stamps[i] = items[i].stamp
+	}
+	r.findMissing(k, items, idx, plan)
+	for _, i := range idx {
+		it := &items[i]
+		it.stamp = stamps[i] // the copy stored has it; findMissing may have moved it on
+		if it.err == nil {
+			r.settleGetPut(ctx, k, it)
+		}
+	}
+}
+
+// settleGetPut finishes one member once its new copy is stored and its
+// old one (if any) found: a new copy older than the old one is written
+// again with a newer stamp; an old copy in another shard that hysteresis
+// would have kept the member in gets the new position instead, and the
+// copy just stored goes.
+func (r *Router) settleGetPut(ctx context.Context, k shard.Key, it *batchItem) {
+	it.live = it.exists && it.cur.stamp >= it.cut
+	restamp := it.exists && it.cur.stamp >= it.stamp
+	stay := it.exists && it.cur.shard != it.to && r.place(it.cur.shard, true, it.e.Lon, it.e.Lat) == it.cur.shard
+	if !restamp && !stay {
+		return // stored() hands off from the old shard, if another
+	}
+	stored, storedStamp := it.to, it.stamp
+	if stay {
+		it.to = it.cur.shard
+	}
+	it.stamp = r.stamp()
+	it.e = shard.NewEntry(it.member, it.score, it.stamp)
+	err := r.onShard(ctx, it.to, func(s *shard.Shard) error {
+		s.Put(k, it.e)
+		return nil
+	}, func(ctx context.Context, p Peer) error {
+		return p.Put(ctx, it.to, k, it.e)
+	})
+	switch {
+	case err != nil && stay:
+		// The copy stored first stands; stored() deletes the old one.
+		it.to, it.stamp = stored, storedStamp
+		it.e = shard.NewEntry(it.member, it.score, it.stamp)
+	case err != nil:
+		it.err = err
+	case stay:
+		r.deleteCopy(ctx, stored, k, it.member, storedStamp)
+	}
+}
