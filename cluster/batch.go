@@ -163,7 +163,7 @@ func internalPutMany(r *router.Router, t *Table, p *parser, w Replier) {
 }
 
 func (c *call) PutIf(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry, f router.AddFlags, cut int64) ([]router.PutIfResult, error) {
-	return c.p.putIf(ctx, c.pass, c.ver, k, ids, es, f, cut)
+	return c.p.putIfQueued(ctx, c.pass, c.ver, k, ids, es, f, cut)
 }
 
 // flagsArg sends NX, XX, GT and LT as four 0/1 characters.

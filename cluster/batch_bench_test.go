@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -17,7 +18,9 @@ import (
 // around Amsterdam, a fifth world-wide) into a fresh key through one of
 // three in-process nodes, 500 a call as a GEOADD of 500 would.
 // go test ./cluster -run X -bench ColdLoad -benchtime 5x
-func BenchmarkColdLoad(b *testing.B) {
+// benchNodes starts three in-process nodes on real buses and waits until
+// node b has its share of shards.
+func benchNodes(b *testing.B) map[string]*Node {
 	etcd := etcdtest.Start(b)
 	nodes := map[string]*Node{}
 	for i, id := range []string{"a", "b", "c"} {
@@ -38,6 +41,12 @@ func BenchmarkColdLoad(b *testing.B) {
 		}
 	}
 	time.Sleep(time.Second) // rebalancing steps
+	return nodes
+}
+
+// benchDrivers are 50,000 drivers as the tests' faultDrivers: most around
+// Amsterdam, a fifth world-wide.
+func benchDrivers() ([]string, []float64) {
 	rng := rand.New(rand.NewPCG(12, 12))
 	members, scores := make([]string, 50000), make([]float64, 50000)
 	for i := range members {
@@ -47,6 +56,12 @@ func BenchmarkColdLoad(b *testing.B) {
 		}
 		members[i], scores[i] = fmt.Sprintf("driver:%d", i), geo.Encode(lon, lat)
 	}
+	return members, scores
+}
+
+func BenchmarkColdLoad(b *testing.B) {
+	nodes := benchNodes(b)
+	members, scores := benchDrivers()
 	r := nodes["b"].r
 	cpu0 := cpuTime()
 	b.ResetTimer()
@@ -67,4 +82,47 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkNonOwnerUpdates writes existing Amsterdam drivers again, one
+// member a call from 16 goroutines, through a node that does not own
+// their shard. go test ./cluster -run X -bench NonOwnerUpdates
+func BenchmarkNonOwnerUpdates(b *testing.B) {
+	nodes := benchNodes(b)
+	members, scores := benchDrivers()
+	key := shard.Key{Name: "drivers"}
+	via := "a"
+	for _, id := range []string{"a", "b", "c"} {
+		if !nodes[id].Table().Local(nodes[id].r.Regions().Locate(geo.Decode(scores[0]))) {
+			via = id
+		}
+	}
+	r := nodes[via].r
+	for i := 0; i < len(members); i += 500 {
+		if _, _, err := nodes["a"].r.TryAddMany(key, members[i:i+500], scores[i:i+500], router.AddFlags{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := 0; i < len(members); i += 500 { // via learns where they are
+		if _, _, err := r.TryAddMany(key, members[i:i+500], scores[i:i+500], router.AddFlags{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var next atomic.Int64
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	b.SetParallelism(8) // 16 goroutines on 2 cores
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := int(next.Add(1)) % len(members)
+			if i%5 == 4 {
+				continue // world-wide: not the Amsterdam shard
+			}
+			if _, _, err := r.TryAddMany(key, members[i:i+1], scores[i:i+1], router.AddFlags{}); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-us/op")
 }

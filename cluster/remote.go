@@ -24,10 +24,12 @@ import (
 type peer struct {
 	id, addr string
 	c        *redis.Client
+	timeout  time.Duration
+	putIfs   coalescer // conditional puts queued for this node (coalesce.go)
 }
 
 func newPeer(id, addr string, timeout time.Duration, tc *tls.Config) *peer {
-	return &peer{id: id, addr: addr, c: redis.NewClient(&redis.Options{
+	return &peer{id: id, addr: addr, timeout: timeout, c: redis.NewClient(&redis.Options{
 		Addr:            addr,
 		TLSConfig:       tc,
 		Protocol:        2,

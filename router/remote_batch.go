@@ -143,6 +143,9 @@ func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f Add
 // holdAll holds every member (hold), in name order so two batches never
 // wait for each other's members crosswise, and returns the release.
 func (r *Router) holdAll(k shard.Key, members []string) (release func()) {
+	if len(members) == 1 {
+		return r.hold(k, members[0])
+	}
 	sorted := slices.Clone(members)
 	slices.Sort(sorted)
 	releases := make([]func(), len(sorted))

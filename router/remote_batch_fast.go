@@ -75,6 +75,11 @@ func (r *Router) putIfFast(ctx context.Context, k shard.Key, items []batchItem, 
 			cut = max(cut, it.cut)
 		}
 	}
+	if len(groups) == 1 { // most often: no goroutine to wait for
+		for p, idx := range groups {
+			return append(slow, r.putIfGroup(ctx, p, k, items, idx, f, cut)...)
+		}
+	}
 	var (
 		wg sync.WaitGroup
 		mu sync.Mutex
