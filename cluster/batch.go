@@ -135,10 +135,14 @@ func internalGetPut(r *router.Router, t *Table, p *parser, w Replier) {
 	if !p.ok(w) {
 		return
 	}
+	names := make([]string, len(members))
+	for i, m := range members {
+		names[i] = string(m)
+	}
+	cs, oks := r.GetLocalMany(ids, k, names, cut)
 	w.Array(len(members))
-	for _, m := range members {
-		c, ok := r.GetLocal(ids, k, string(m), cut)
-		if !ok {
+	for i, c := range cs {
+		if !oks[i] {
 			w.BulkString("")
 			continue
 		}

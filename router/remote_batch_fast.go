@@ -30,12 +30,14 @@ type PutIfResult struct {
 
 // PutIfLocal writes e to local shard id if the member has a copy there
 // not older than cut and the flags allow it; the flags are decided
-// against that copy. NX always leaves a live copy alone.
+// against that copy. NX always leaves a live copy alone. A copy as new as
+// e or newer (another node's clock ahead, or this write arriving late)
+// counts as missing: the writer looks the member up and stamps anew.
 func (r *Router) PutIfLocal(id shard.ID, k shard.Key, e shard.Entry, f AddFlags, cut int64) PutIfResult {
 	s := r.shards[id]
 	cur, ok := s.Get(k, e.Member)
 	switch {
-	case !ok || cur.Stamp < cut:
+	case !ok || cur.Stamp < cut || cur.Stamp >= e.Stamp:
 		return PutIfResult{Status: PutIfMissing}
 	case f.NX, f.GT && !(e.Score > cur.Score), f.LT && !(e.Score < cur.Score):
 		return PutIfResult{Status: PutIfSkipped, Old: cur.Score}

@@ -45,9 +45,10 @@ func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int, puts *pu
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	err := r.onNodes(ctx, nil, func(ids []shard.ID) {
-		for j, m := range names {
-			if c, ok := r.GetLocal(ids, k, m, cut); ok {
-				keep(j, c)
+		cs, oks := r.GetLocalMany(ids, k, names, cut)
+		for j := range cs {
+			if oks[j] {
+				keep(j, cs[j])
 			}
 		}
 		puts.here(r, k)
@@ -82,4 +83,19 @@ func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int, puts *pu
 		}
 	}
 	return err
+}
+
+// GetLocalMany is GetLocal for many members: for each, its newest copy
+// not older than cut in local shards ids, and whether there is one.
+func (r *Router) GetLocalMany(ids []shard.ID, k shard.Key, members []string, cut int64) ([]Copy, []bool) {
+	best := make([]Copy, len(members))
+	found := make([]bool, len(members))
+	for _, id := range ids {
+		r.shards[id].GetEach(k, members, func(i int, e shard.Entry) {
+			if e.Stamp >= cut && (!found[i] || e.Stamp > best[i].Stamp) {
+				best[i], found[i] = Copy{Shard: id, Score: e.Score, Stamp: e.Stamp}, true
+			}
+		})
+	}
+	return best, found
 }
