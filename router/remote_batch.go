@@ -118,6 +118,7 @@ func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f Add
 		}
 		r.putBatch(ctx, k, items, slow)
 	}
+	r.putReplicas(ctx, k, items)
 	for i := range items {
 		it := &items[i]
 		switch {
@@ -232,14 +233,16 @@ func (r *Router) putBatch(ctx context.Context, k shard.Key, items []batchItem, i
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.putGroup(ctx, p, k, items, idx)
+			r.putGroup(ctx, p, k, items, idx, false)
 		}()
 	}
 	wg.Wait()
 }
 
-// putGroup stores one node's share of a batch.
-func (r *Router) putGroup(ctx context.Context, p Peer, k shard.Key, items []batchItem, idx []int) {
+// putGroup stores one node's share of a batch; replica says the node
+// keeps the shards' replicas, which a stale view cannot follow one member
+// at a time (onShard writes primaries): the members then fail.
+func (r *Router) putGroup(ctx context.Context, p Peer, k shard.Key, items []batchItem, idx []int, replica bool) {
 	ids := make([]shard.ID, len(idx))
 	es := make([]shard.Entry, len(idx))
 	for j, i := range idx {
@@ -249,7 +252,7 @@ func (r *Router) putGroup(ctx context.Context, p Peer, k shard.Key, items []batc
 	if pb, ok := p.(PeerBatcher); ok {
 		err = pb.PutMany(ctx, k, ids, es)
 	}
-	if !errors.Is(err, ErrStale) {
+	if replica || !errors.Is(err, ErrStale) {
 		for _, i := range idx {
 			items[i].err = err
 		}
