@@ -16,8 +16,11 @@ import (
 // replicaViewer is a View that knows where each shard's replica is.
 type replicaViewer interface {
 	// ReplicaOf tells where a shard's replica is: in this process, on a
-	// live peer, or nowhere (false, nil).
-	ReplicaOf(id shard.ID) (local bool, p Peer)
+	// live peer, or nowhere (false, nil); filled says it has its copy of
+	// the shard (writes go to it either way). Replication's signature:
+	// should it change, this assertion stops compiling rather than
+	// silently leaving replicas out.
+	ReplicaOf(id shard.ID) (local bool, p Peer, filled bool)
 }
 
 // putReplicas stores on their shards' replicas the new copies the batch
@@ -34,7 +37,7 @@ func (r *Router) putReplicas(ctx context.Context, k shard.Key, items []batchItem
 		if it.skip || it.err != nil {
 			continue
 		}
-		switch local, p := rv.ReplicaOf(it.to); {
+		switch local, p, _ := rv.ReplicaOf(it.to); {
 		case local:
 			r.shards[it.to].Put(k, it.e)
 		case p != nil:
