@@ -43,13 +43,13 @@ func (s *set) load(es []Entry) {
 	s.items = slices.Grow(s.items[:0], len(es))
 	s.free = s.free[:0]
 	for _, e := range es {
-		s.items = append(s.items, item{member: e.Member, score: e.Score, stamp: e.Stamp})
+		s.items = append(s.items, item{name: s.names.Add(e.Member), score: e.Score, stamp: e.Stamp})
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		s.names.reserve(len(s.items))
+		s.byName.reserve(len(s.items))
 		for at := range s.items {
-			s.names.insert(uint32(at))
+			s.byName.insert(uint32(at))
 		}
 	})
 	// Load appends at the tree's right edge: the refs come sorted.

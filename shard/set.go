@@ -9,19 +9,33 @@ import (
 )
 
 // item is one member's copy in one shard. Items live in a slab and the
-// indexes refer to them by position, which keeps a member's cost near a
-// hundred bytes and gives the garbage collector one pointer (the name) per
-// member to scan instead of a dozen.
+// indexes refer to them by position; the name lives in the set's Names.
+// Nothing in an item is a pointer, so the garbage collector never scans
+// the slab, however many members it holds.
 type item struct {
-	member string
-	score  float64
-	stamp  int64
+	name  Name // noName: a free slot
+	score float64
+	stamp int64
 }
 
-func (it *item) entry() Entry {
+// noName marks a free slab slot.
+const noName = Name(math.MaxUint32)
+
+func (s *set) entry(it *item) Entry {
 	lon, lat := geo.Decode(it.score)
-	return Entry{Member: it.member, Score: it.score, Lon: lon, Lat: lat, Stamp: it.stamp}
+	return Entry{Member: s.names.Get(it.name), Score: it.score, Lon: lon, Lat: lat, Stamp: it.stamp}
 }
+
+// name returns the member at a slab slot ("" for a free one).
+func (s *set) name(at uint32) string {
+	if n := s.items[at].name; n != noName {
+		return s.names.Get(n)
+	}
+	return ""
+}
+
+// member returns an item's name.
+func (s *set) member(it *item) string { return s.names.Get(it.name) }
 
 // ref is an item's place in the score-ordered tree. The score is kept in
 // the tree node so that most comparisons never touch the slab.
@@ -37,13 +51,14 @@ const probe = math.MaxUint32
 type set struct {
 	items   []item
 	free    []uint32 // slab slots to reuse
-	names   nameIndex
+	names   Names
+	byName  nameIndex
 	byScore *btree.BTreeG[ref] // also the nearest-first index: see walk.go
 }
 
 func newSet() *set {
 	s := &set{}
-	s.names.items = &s.items
+	s.byName.set = s
 	s.byScore = btree.NewBTreeGOptions(s.less, btree.Options{NoLocks: true})
 	return s
 }
@@ -56,13 +71,13 @@ func (s *set) less(a, b ref) bool {
 	if a.at == probe || b.at == probe {
 		return a.at == probe && b.at != probe
 	}
-	return s.items[a.at].member < s.items[b.at].member
+	return s.name(a.at) < s.name(b.at)
 }
 
-func (s *set) len() int { return s.names.n }
+func (s *set) len() int { return s.byName.n }
 
 func (s *set) get(member string) (*item, bool) {
-	at, ok := s.names.find(member)
+	at, ok := s.byName.find(member)
 	if !ok {
 		return nil, false
 	}
@@ -70,8 +85,8 @@ func (s *set) get(member string) (*item, bool) {
 }
 
 func (s *set) put(e Entry) (old Entry, existed bool) {
-	if at, ok := s.names.find(e.Member); ok {
-		old = s.items[at].entry()
+	if at, ok := s.byName.find(e.Member); ok {
+		old = s.entry(&s.items[at])
 		s.move(at, e)
 		return old, true
 	}
@@ -81,14 +96,13 @@ func (s *set) put(e Entry) (old Entry, existed bool) {
 
 // putAt is put for a member last seen at slab slot hint-1 (0: not
 // seen): while the slot still holds the member the name index is not
-// consulted. A free slot's name is "", so that one name always looks up.
-// It returns whether the member was there and its slot plus one.
+// consulted. It returns whether the member was there and its slot plus one.
 func (s *set) putAt(e Entry, hint uint32) (existed bool, next uint32) {
-	if hint != 0 && e.Member != "" && int(hint) <= len(s.items) && s.items[hint-1].member == e.Member {
+	if hint != 0 && int(hint) <= len(s.items) && s.items[hint-1].name != noName && s.name(hint-1) == e.Member {
 		s.move(hint-1, e)
 		return true, hint
 	}
-	if at, ok := s.names.find(e.Member); ok {
+	if at, ok := s.byName.find(e.Member); ok {
 		s.move(at, e)
 		return true, at + 1
 	}
@@ -116,8 +130,8 @@ func (s *set) insert(e Entry) uint32 {
 		at = uint32(len(s.items))
 		s.items = append(s.items, item{})
 	}
-	s.items[at] = item{member: e.Member, score: e.Score, stamp: e.Stamp}
-	s.names.insert(at)
+	s.items[at] = item{name: s.names.Add(e.Member), score: e.Score, stamp: e.Stamp}
+	s.byName.insert(at)
 	s.index(at)
 	return at
 }
@@ -127,16 +141,32 @@ func (s *set) index(at uint32) { s.byScore.Set(ref{s.items[at].score, at}) }
 func (s *set) unindex(at uint32) { s.byScore.Delete(ref{s.items[at].score, at}) }
 
 func (s *set) delete(member string) (Entry, bool) {
-	at, ok := s.names.find(member)
+	at, ok := s.byName.find(member)
 	if !ok {
 		return Entry{}, false
 	}
-	e := s.items[at].entry()
+	e := s.entry(&s.items[at])
 	s.unindex(at)
-	s.names.remove(at)
-	s.items[at] = item{}
+	s.byName.remove(at)
+	s.names.Free(s.items[at].name)
+	s.items[at] = item{name: noName}
 	s.free = append(s.free, at)
+	if s.names.Wasteful() {
+		s.compact()
+	}
 	return e, true
+}
+
+// compact copies the live names into a fresh store, leaving behind the
+// bytes of deleted ones. Strings handed out before keep the old chunks.
+func (s *set) compact() {
+	var fresh Names
+	for i := range s.items {
+		if it := &s.items[i]; it.name != noName {
+			it.name = fresh.Add(s.names.Get(it.name))
+		}
+	}
+	s.names = fresh
 }
 
 // ascend calls fn for every item with score >= min, in sorted-set order,

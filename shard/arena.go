@@ -1,0 +1,146 @@
+package shard
+
+import (
+	"encoding/binary"
+	"unsafe"
+)
+
+// Names stores member names as bytes in large chunks and refers to each by
+// a 32-bit Name. The chunks hold no pointers, so the garbage collector never
+// scans them, and a name costs its bytes plus a length byte or two instead
+// of a string header, an allocation of its own and the rounding to a size
+// class. Bytes once written are never changed: a string returned by Get
+// points into its chunk and stays valid for as long as anyone holds it,
+// even after the name is freed or the store compacted (the old chunk lives
+// on until the last such string is gone).
+//
+// Names is not safe for concurrent use; its owner's lock covers it.
+type Names struct {
+	chunks [][]byte
+	long   []string // names too long for a chunk, by index
+	free   []uint32 // unused indexes of long
+	live   int      // bytes in use, length prefixes included
+	dead   int      // bytes freed or skipped at a chunk's end
+}
+
+// Name refers to one name in a Names. Short names are an offset in the
+// chunks (chunk index, then offset in the chunk); with the top bit set, an
+// index in the long names.
+type Name uint32
+
+const (
+	chunkBits  = 20
+	chunkSize  = 1 << chunkBits
+	maxChunks  = 1 << (31 - chunkBits)
+	longName   = Name(1 << 31)
+	maxInChunk = 4 << 10 // longer names are kept as strings
+)
+
+// Add stores member and returns its Name.
+func (ns *Names) Add(member string) Name {
+	n := uvarintLen(uint64(len(member))) + len(member)
+	if len(member) > maxInChunk || !ns.room(n) {
+		return ns.addLong(member)
+	}
+	c := &ns.chunks[len(ns.chunks)-1]
+	off := len(*c)
+	*c = binary.AppendUvarint(*c, uint64(len(member)))
+	*c = append(*c, member...)
+	ns.live += n
+	return Name((len(ns.chunks)-1)<<chunkBits | off)
+}
+
+// room makes sure the last chunk has n bytes free, opening a new chunk if
+// it has not; it reports false when the chunks are all used.
+func (ns *Names) room(n int) bool {
+	// A store's first chunks start small and double, so that a key with
+	// a handful of members does not cost a megabyte.
+	size := 256
+	if k := len(ns.chunks); k > 0 {
+		last := ns.chunks[k-1]
+		if len(last)+n <= cap(last) {
+			return true
+		}
+		if k == maxChunks {
+			return false
+		}
+		ns.dead += cap(last) - len(last)
+		size = min(2*cap(last), chunkSize)
+	}
+	ns.chunks = append(ns.chunks, make([]byte, 0, max(size, n)))
+	return true
+}
+
+func (ns *Names) addLong(member string) Name {
+	ns.live += len(member)
+	if k := len(ns.free); k > 0 {
+		i := ns.free[k-1]
+		ns.free = ns.free[:k-1]
+		ns.long[i] = member
+		return longName | Name(i)
+	}
+	ns.long = append(ns.long, member)
+	return longName | Name(len(ns.long)-1)
+}
+
+// Get returns the name n refers to.
+func (ns *Names) Get(n Name) string {
+	if n&longName != 0 {
+		return ns.long[n&^longName]
+	}
+	c := ns.chunks[n>>chunkBits]
+	off := int(n & (chunkSize - 1))
+	size, w := binary.Uvarint(c[off:])
+	b := c[off+w : off+w+int(size)]
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// Free gives n's bytes back; n must not be used again. The bytes are
+// reused only once the owner compacts the store.
+func (ns *Names) Free(n Name) {
+	if n&longName != 0 {
+		i := uint32(n &^ longName)
+		ns.live -= len(ns.long[i])
+		ns.dead += len(ns.long[i])
+		ns.long[i] = ""
+		ns.free = append(ns.free, i)
+		return
+	}
+	size := len(ns.Get(n))
+	size += uvarintLen(uint64(size))
+	ns.live -= size
+	ns.dead += size
+}
+
+// Wasteful reports whether compacting would give back enough to be worth a
+// copy of every live name: more than is in use, and more than compactMin.
+func (ns *Names) Wasteful() bool {
+	return ns.dead > compactMin && ns.dead > ns.live
+}
+
+// compactMin keeps small stores from compacting over and over.
+const compactMin = 64 << 10
+
+// Bytes returns the bytes the store holds, in use or not.
+func (ns *Names) Bytes() int {
+	n := 0
+	for _, c := range ns.chunks {
+		n += cap(c)
+	}
+	for _, s := range ns.long {
+		n += len(s) + 16
+	}
+	return n
+}
+
+func uvarintLen(x uint64) int {
+	n := 1
+	for x >= 0x80 {
+		x >>= 7
+		n++
+	}
+	return n
+}
