@@ -74,7 +74,7 @@ type geoKey struct {
 
 type stripe struct {
 	mu    sync.Mutex
-	owner map[string]slot
+	owner owners
 }
 
 // slot is where a member's current copy lives and what it holds.
@@ -170,9 +170,6 @@ func (r *Router) key(k shard.Key, create bool) *geoKey {
 		g.ttl.Store(-1)
 		if d, ok := r.keyTTL[k]; ok {
 			g.ttl.Store(int64(d))
-		}
-		for i := range g.stripes {
-			g.stripes[i].owner = make(map[string]slot)
 		}
 		r.keys[k] = g
 	}

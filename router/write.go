@@ -31,7 +31,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	}
 	defer st.mu.Unlock()
 	stamp := r.stamp()
-	cur, exists := st.owner[member]
+	cur, exists := st.owner.get(member)
 	live := exists && cur.stamp >= r.minStamp(g, stamp)
 	switch {
 	case f.NX && live, f.XX && !live:
@@ -65,7 +65,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	if !exists {
 		g.entries.Add(1)
 	}
-	st.owner[member] = slot{shard: to, at: at, score: score, stamp: stamp}
+	st.owner.set(member, slot{shard: to, at: at, score: score, stamp: stamp})
 	return !live, live && cur.score != score
 }
 
@@ -111,11 +111,11 @@ func (r *Router) Remove(k shard.Key, member string) bool {
 		return false
 	}
 	defer st.mu.Unlock()
-	cur, ok := st.owner[member]
+	cur, ok := st.owner.get(member)
 	if !ok {
 		return false
 	}
-	delete(st.owner, member)
+	st.owner.del(member)
 	g.entries.Add(-1)
 	r.shards[cur.shard].Delete(k, member, math.MaxInt64)
 	return cur.stamp >= r.minStamp(g, now())
@@ -133,7 +133,7 @@ func (r *Router) Score(k shard.Key, member string) (float64, bool) {
 	}
 	st := r.stripe(g, member)
 	st.mu.Lock()
-	cur, ok := st.owner[member]
+	cur, ok := st.owner.get(member)
 	st.mu.Unlock()
 	if !ok || cur.stamp < r.minStamp(g, now()) {
 		return 0, false
@@ -178,7 +178,7 @@ func (r *Router) Card(k shard.Key) int {
 	for i := range g.stripes {
 		st := &g.stripes[i]
 		st.mu.Lock()
-		for _, s := range st.owner {
+		for _, s := range st.owner.all() {
 			if s.stamp >= cut {
 				n++
 			}
