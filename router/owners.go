@@ -3,7 +3,6 @@ package router
 import (
 	"hash/maphash"
 	"iter"
-	"math"
 
 	"geoshard/shard"
 )
@@ -26,12 +25,11 @@ type owners struct {
 
 // record is one member: its name and its slot.
 type record struct {
-	name shard.Name // freeRecord: unused
+	name shard.Name // NoName: unused
 	slot
 }
 
 const (
-	freeRecord = shard.Name(math.MaxUint32)
 	recordBits = 8 // records per chunk: 2^8, 8 KB
 )
 
@@ -156,7 +154,7 @@ func (o *owners) del(member string) bool {
 	o.table[i] = 0
 	r := o.rec(at)
 	o.names.Free(r.name)
-	*r = record{name: freeRecord}
+	*r = record{name: shard.NoName()}
 	o.n--
 	if o.n == 0 {
 		*o = owners{} // an emptied stripe gives back everything
@@ -175,7 +173,7 @@ func (o *owners) compact() {
 	var fresh shard.Names
 	for _, c := range o.chunks {
 		for j := range c {
-			if r := &c[j]; r.name != freeRecord {
+			if r := &c[j]; !r.name.None() {
 				r.name = fresh.Add(o.names.Get(r.name))
 			}
 		}
@@ -190,7 +188,7 @@ func (o *owners) all() iter.Seq2[string, slot] {
 	return func(yield func(string, slot) bool) {
 		for i := 0; i < o.limit(); i++ {
 			r := o.rec(uint32(i))
-			if r.name == freeRecord {
+			if r.name.None() {
 				continue
 			}
 			if !yield(o.names.Get(r.name), r.slot) {

@@ -1,15 +1,13 @@
 package shard
 
-import (
-	"encoding/binary"
-	"unsafe"
-)
+import "unsafe"
 
 // Names stores member names as bytes in large chunks and refers to each by
-// a 32-bit Name. The chunks hold no pointers, so the garbage collector never
-// scans them, and a name costs its bytes plus a length byte or two instead
-// of a string header, an allocation of its own and the rounding to a size
-// class. Bytes once written are never changed: a string returned by Get
+// a Name: where its bytes start and how many there are. The chunks hold no
+// pointers, so the garbage collector never scans them, and a name costs
+// its bytes instead of a string header, an allocation of its own and the
+// rounding to a size class. Finding a name's bytes reads nothing but the
+// Name: a search that hands out names never touches the chunks. Bytes once written are never changed: a string returned by Get
 // points into its chunk and stays valid for as long as anyone holds it,
 // even after the name is freed or the store compacted (the old chunk lives
 // on until the last such string is gone).
@@ -19,35 +17,36 @@ type Names struct {
 	chunks [][]byte
 	long   []string // names too long for a chunk, by index
 	free   []uint32 // unused indexes of long
-	live   int      // bytes in use, length prefixes included
+	live   int      // bytes in use
 	dead   int      // bytes freed or skipped at a chunk's end
 }
 
-// Name refers to one name in a Names. Short names are an offset in the
-// chunks (chunk index, then offset in the chunk); with the top bit set, an
-// index in the long names.
-type Name uint32
+// Name refers to one name in a Names. Short names are at an offset in the
+// chunks (chunk index, then offset in the chunk); with the top bit of at
+// set, at is an index in the long names.
+type Name struct {
+	at, size uint32
+}
 
 const (
 	chunkBits  = 20
 	chunkSize  = 1 << chunkBits
 	maxChunks  = 1 << (31 - chunkBits)
-	longName   = Name(1 << 31)
+	longName   = 1 << 31
 	maxInChunk = 4 << 10 // longer names are kept as strings
 )
 
 // Add stores member and returns its Name.
 func (ns *Names) Add(member string) Name {
-	n := uvarintLen(uint64(len(member))) + len(member)
-	if len(member) > maxInChunk || !ns.room(n) {
+	n := len(member)
+	if n > maxInChunk || !ns.room(n) {
 		return ns.addLong(member)
 	}
 	c := &ns.chunks[len(ns.chunks)-1]
 	off := len(*c)
-	*c = binary.AppendUvarint(*c, uint64(len(member)))
 	*c = append(*c, member...)
 	ns.live += n
-	return Name((len(ns.chunks)-1)<<chunkBits | off)
+	return Name{uint32((len(ns.chunks)-1)<<chunkBits | off), uint32(n)}
 }
 
 // room makes sure the last chunk has n bytes free, opening a new chunk if
@@ -77,42 +76,34 @@ func (ns *Names) addLong(member string) Name {
 		i := ns.free[k-1]
 		ns.free = ns.free[:k-1]
 		ns.long[i] = member
-		return longName | Name(i)
+		return Name{longName | i, uint32(len(member))}
 	}
 	ns.long = append(ns.long, member)
-	return longName | Name(len(ns.long)-1)
+	return Name{longName | uint32(len(ns.long)-1), uint32(len(member))}
 }
 
 // Get returns the name n refers to.
 func (ns *Names) Get(n Name) string {
-	if n&longName != 0 {
-		return ns.long[n&^longName]
+	if n.at&longName != 0 {
+		return ns.long[n.at&^longName]
 	}
-	c := ns.chunks[n>>chunkBits]
-	off := int(n & (chunkSize - 1))
-	size, w := binary.Uvarint(c[off:])
-	b := c[off+w : off+w+int(size)]
-	if len(b) == 0 {
+	if n.size == 0 {
 		return ""
 	}
-	return unsafe.String(&b[0], len(b))
+	c := ns.chunks[n.at>>chunkBits]
+	return unsafe.String(&c[n.at&(chunkSize-1)], n.size)
 }
 
 // Free gives n's bytes back; n must not be used again. The bytes are
 // reused only once the owner compacts the store.
 func (ns *Names) Free(n Name) {
-	if n&longName != 0 {
-		i := uint32(n &^ longName)
-		ns.live -= len(ns.long[i])
-		ns.dead += len(ns.long[i])
+	ns.live -= int(n.size)
+	ns.dead += int(n.size)
+	if n.at&longName != 0 {
+		i := n.at &^ longName
 		ns.long[i] = ""
 		ns.free = append(ns.free, i)
-		return
 	}
-	size := len(ns.Get(n))
-	size += uvarintLen(uint64(size))
-	ns.live -= size
-	ns.dead += size
 }
 
 // Wasteful reports whether compacting would give back enough to be worth a
@@ -136,11 +127,11 @@ func (ns *Names) Bytes() int {
 	return n
 }
 
-func uvarintLen(x uint64) int {
-	n := 1
-	for x >= 0x80 {
-		x >>= 7
-		n++
-	}
-	return n
-}
+// noNameAt is no name's place: long name number 2^31-1 is never reached.
+const noNameAt = 1<<32 - 1
+
+// NoName returns the Name of nothing, for marking an unused place.
+func NoName() Name { return Name{at: noNameAt} }
+
+// None reports whether n is NoName.
+func (n Name) None() bool { return n.at == noNameAt }

@@ -13,13 +13,10 @@ import (
 // Nothing in an item is a pointer, so the garbage collector never scans
 // the slab, however many members it holds.
 type item struct {
-	name  Name // noName: a free slot
+	name  Name // NoName: a free slot
 	score float64
 	stamp int64
 }
-
-// noName marks a free slab slot.
-const noName = Name(math.MaxUint32)
 
 func (s *set) entry(it *item) Entry {
 	lon, lat := geo.Decode(it.score)
@@ -28,7 +25,7 @@ func (s *set) entry(it *item) Entry {
 
 // name returns the member at a slab slot ("" for a free one).
 func (s *set) name(at uint32) string {
-	if n := s.items[at].name; n != noName {
+	if n := s.items[at].name; !n.None() {
 		return s.names.Get(n)
 	}
 	return ""
@@ -98,7 +95,7 @@ func (s *set) put(e Entry) (old Entry, existed bool) {
 // seen): while the slot still holds the member the name index is not
 // consulted. It returns whether the member was there and its slot plus one.
 func (s *set) putAt(e Entry, hint uint32) (existed bool, next uint32) {
-	if hint != 0 && int(hint) <= len(s.items) && s.items[hint-1].name != noName && s.name(hint-1) == e.Member {
+	if hint != 0 && int(hint) <= len(s.items) && !s.items[hint-1].name.None() && s.name(hint-1) == e.Member {
 		s.move(hint-1, e)
 		return true, hint
 	}
@@ -149,7 +146,7 @@ func (s *set) delete(member string) (Entry, bool) {
 	s.unindex(at)
 	s.byName.remove(at)
 	s.names.Free(s.items[at].name)
-	s.items[at] = item{name: noName}
+	s.items[at] = item{name: NoName()}
 	s.free = append(s.free, at)
 	if s.names.Wasteful() {
 		s.compact()
@@ -162,7 +159,7 @@ func (s *set) delete(member string) (Entry, bool) {
 func (s *set) compact() {
 	var fresh Names
 	for i := range s.items {
-		if it := &s.items[i]; it.name != noName {
+		if it := &s.items[i]; !it.name.None() {
 			it.name = fresh.Add(s.names.Get(it.name))
 		}
 	}
