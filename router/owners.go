@@ -48,16 +48,40 @@ func (o *owners) find(member string) int {
 	if o.n == 0 {
 		return -1
 	}
+	i, found := o.probe(member)
+	if !found {
+		return -1
+	}
+	return i
+}
+
+// probe returns the position holding member or, if it is not there, the
+// empty position where it would go. The table must not be empty.
+func (o *owners) probe(member string) (int, bool) {
 	mask := len(o.table) - 1
 	for i := o.home(member); ; i = (i + 1) & mask {
 		v := o.table[i]
 		if v == 0 {
-			return -1
+			return i, false
 		}
 		if o.nameOf(v-1) == member {
-			return i
+			return i, true
 		}
 	}
+}
+
+// upsert returns where member's slot is kept, adding the member with a
+// zero slot if it is new, in one probe of the table.
+func (o *owners) upsert(member string) (p *slot, existed bool) {
+	if (o.n+1)*4 > len(o.table)*3 {
+		o.resize(max(16, 2*len(o.table)))
+	}
+	i, found := o.probe(member)
+	if !found {
+		o.table[i] = o.newRecord(member, slot{}) + 1
+		o.n++
+	}
+	return &o.rec(o.table[i] - 1).slot, found
 }
 
 // len returns how many members the table holds.
@@ -73,11 +97,20 @@ func (o *owners) get(member string) (slot, bool) {
 
 // set stores member's slot, adding the member if it is new.
 func (o *owners) set(member string, s slot) {
-	if i := o.find(member); i >= 0 {
-		o.rec(o.table[i] - 1).slot = s
+	if p := o.ref(member); p != nil {
+		*p = s
 		return
 	}
 	o.add(member, s)
+}
+
+// ref returns where member's slot is kept, nil if member is not in the
+// table. It stays valid until the member is deleted: records never move.
+func (o *owners) ref(member string) *slot {
+	if i := o.find(member); i >= 0 {
+		return &o.rec(o.table[i] - 1).slot
+	}
+	return nil
 }
 
 // add stores a member that is not in the table.
@@ -85,6 +118,13 @@ func (o *owners) add(member string, s slot) {
 	if (o.n+1)*4 > len(o.table)*3 {
 		o.resize(max(16, 2*len(o.table)))
 	}
+	o.place(o.newRecord(member, s))
+	o.n++
+}
+
+// newRecord stores a member's record, not yet in the table, and returns
+// its number.
+func (o *owners) newRecord(member string, s slot) uint32 {
 	var at uint32
 	if k := len(o.free); k > 0 {
 		at = o.free[k-1]
@@ -96,8 +136,7 @@ func (o *owners) add(member string, s slot) {
 		}
 	}
 	*o.rec(at) = record{name: o.names.Add(member), slot: s}
-	o.place(at)
-	o.n++
+	return at
 }
 
 func (o *owners) place(at uint32) {

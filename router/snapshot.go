@@ -146,28 +146,30 @@ func (r *Router) restoreOwners(g *geoKey, es []shard.Entry, stripeOf []uint8, sh
 			st.mu.Lock()
 			st.owner = owners{}
 			st.owner.reserve(len(idx))
-			stamp := int64(0)
+			stamp, n := int64(0), int64(0)
 			for j, i := range idx {
 				e := &es[i]
-				if _, dup := st.owner.get(e.Member); dup {
+				p, dup := st.owner.upsert(e.Member)
+				*p = slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp}
+				if dup {
 					// Rare: drop the earlier copy, which is in this stripe.
 					for _, p := range slices.Backward(idx[:j]) {
 						if kept[p] && es[p].Member == e.Member {
 							kept[p] = false
-							unique.Add(-1)
+							n--
 							break
 						}
 					}
 				}
 				kept[i] = true
-				unique.Add(1)
-				st.owner.set(e.Member, slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp})
+				n++
 				stamp = max(stamp, e.Stamp)
 				if len(e.Member) > listpackValue || (e.Score == 0 && math.Signbit(e.Score)) {
 					big.Store(true) // only a skiplist keeps a long member or a -0
 				}
 			}
 			st.mu.Unlock()
+			unique.Add(n)
 			for {
 				cur := newest.Load()
 				if stamp <= cur || newest.CompareAndSwap(cur, stamp) {

@@ -31,7 +31,12 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	}
 	defer st.mu.Unlock()
 	stamp := r.stamp()
-	cur, exists := st.owner.get(member)
+	var cur slot
+	p := st.owner.ref(member)
+	exists := p != nil
+	if exists {
+		cur = *p
+	}
 	live := exists && cur.stamp >= r.minStamp(g, stamp)
 	switch {
 	case f.NX && live, f.XX && !live:
@@ -62,10 +67,13 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 			r.shards[cur.shard].Delete(k, member, stamp-1)
 		}
 	}
-	if !exists {
+	next := slot{shard: to, at: at, score: score, stamp: stamp}
+	if exists {
+		*p = next
+	} else {
 		g.entries.Add(1)
+		st.owner.add(member, next)
 	}
-	st.owner.set(member, slot{shard: to, at: at, score: score, stamp: stamp})
 	return !live, live && cur.score != score
 }
 
