@@ -17,7 +17,7 @@ func TestNamesAgainstModel(t *testing.T) {
 		n Name
 		s string
 	}
-	var model []entry // Names may give equal Names to empty names
+	var model []entry           // Names may give equal Names to empty names
 	held := map[string]string{} // a string from Get, and what it must still read
 	randomName := func() string {
 		switch rng.IntN(20) {
