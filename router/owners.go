@@ -23,21 +23,31 @@ type owners struct {
 	seed   maphash.Seed
 }
 
-// record is one member: its name and its slot.
+// record is one member: its name (a shard.Name packed in six bytes) and
+// its slot, in 24 bytes.
 type record struct {
-	name shard.Name // NoName: unused
-	slot
+	nameAt  uint32 // NoName's: unused
+	nameLen uint16
+	shard   shard.ID
+	score   float64
+	stamp   int64
 }
 
+func (r *record) name() shard.Name { return shard.Unpack(r.nameAt, r.nameLen) }
+
+func (r *record) slot() slot { return slot{shard: r.shard, score: r.score, stamp: r.stamp} }
+
+func (r *record) set(s slot) { r.shard, r.score, r.stamp = s.shard, s.score, s.stamp }
+
 const (
-	recordBits = 8 // records per chunk: 2^8, 8 KB
+	recordBits = 8 // records per chunk: 2^8, 6 KB
 )
 
 func (o *owners) rec(i uint32) *record {
 	return &o.chunks[i>>recordBits][i&(1<<recordBits-1)]
 }
 
-func (o *owners) nameOf(i uint32) string { return o.names.Get(o.rec(i).name) }
+func (o *owners) nameOf(i uint32) string { return o.names.Get(o.rec(i).name()) }
 
 func (o *owners) home(member string) int {
 	return int(maphash.String(o.seed, member) & uint64(len(o.table)-1))
@@ -70,9 +80,9 @@ func (o *owners) probe(member string) (int, bool) {
 	}
 }
 
-// upsert returns where member's slot is kept, adding the member with a
-// zero slot if it is new, in one probe of the table.
-func (o *owners) upsert(member string) (p *slot, existed bool) {
+// upsert returns member's record, adding the member with a zero slot if
+// it is new, in one probe of the table.
+func (o *owners) upsert(member string) (p *record, existed bool) {
 	if (o.n+1)*4 > len(o.table)*3 {
 		o.resize(max(16, 2*len(o.table)))
 	}
@@ -81,7 +91,7 @@ func (o *owners) upsert(member string) (p *slot, existed bool) {
 		o.table[i] = o.newRecord(member, slot{}) + 1
 		o.n++
 	}
-	return &o.rec(o.table[i] - 1).slot, found
+	return o.rec(o.table[i] - 1), found
 }
 
 // len returns how many members the table holds.
@@ -90,7 +100,7 @@ func (o *owners) len() int { return o.n }
 // get returns member's slot.
 func (o *owners) get(member string) (slot, bool) {
 	if i := o.find(member); i >= 0 {
-		return o.rec(o.table[i] - 1).slot, true
+		return o.rec(o.table[i] - 1).slot(), true
 	}
 	return slot{}, false
 }
@@ -98,17 +108,17 @@ func (o *owners) get(member string) (slot, bool) {
 // set stores member's slot, adding the member if it is new.
 func (o *owners) set(member string, s slot) {
 	if p := o.ref(member); p != nil {
-		*p = s
+		p.set(s)
 		return
 	}
 	o.add(member, s)
 }
 
-// ref returns where member's slot is kept, nil if member is not in the
-// table. It stays valid until the member is deleted: records never move.
-func (o *owners) ref(member string) *slot {
+// ref returns member's record, nil if member is not in the table. It
+// stays valid until the member is deleted: records never move.
+func (o *owners) ref(member string) *record {
 	if i := o.find(member); i >= 0 {
-		return &o.rec(o.table[i] - 1).slot
+		return o.rec(o.table[i] - 1)
 	}
 	return nil
 }
@@ -135,7 +145,9 @@ func (o *owners) newRecord(member string, s slot) uint32 {
 			o.chunks = append(o.chunks, make([]record, 1<<recordBits))
 		}
 	}
-	*o.rec(at) = record{name: o.names.Add(member), slot: s}
+	r := o.rec(at)
+	r.nameAt, r.nameLen = o.names.Add(member).Pack()
+	r.set(s)
 	return at
 }
 
@@ -192,8 +204,9 @@ func (o *owners) del(member string) bool {
 	}
 	o.table[i] = 0
 	r := o.rec(at)
-	o.names.Free(r.name)
-	*r = record{name: shard.NoName()}
+	o.names.Free(r.name())
+	*r = record{}
+	r.nameAt, r.nameLen = shard.NoName().Pack()
 	o.n--
 	if o.n == 0 {
 		*o = owners{} // an emptied stripe gives back everything
@@ -212,8 +225,8 @@ func (o *owners) compact() {
 	var fresh shard.Names
 	for _, c := range o.chunks {
 		for j := range c {
-			if r := &c[j]; !r.name.None() {
-				r.name = fresh.Add(o.names.Get(r.name))
+			if r := &c[j]; !r.name().None() {
+				r.nameAt, r.nameLen = fresh.Add(o.names.Get(r.name())).Pack()
 			}
 		}
 	}
@@ -227,10 +240,10 @@ func (o *owners) all() iter.Seq2[string, slot] {
 	return func(yield func(string, slot) bool) {
 		for i := 0; i < o.limit(); i++ {
 			r := o.rec(uint32(i))
-			if r.name.None() {
+			if r.name().None() {
 				continue
 			}
-			if !yield(o.names.Get(r.name), r.slot) {
+			if !yield(o.names.Get(r.name()), r.slot()) {
 				return
 			}
 		}

@@ -45,13 +45,13 @@ func TestOwnersAgainstMap(t *testing.T) {
 		m := name()
 		switch op := rng.IntN(10); {
 		case op < 6:
-			s := slot{shard: shard.ID(rng.IntN(4)), at: rng.Uint32(), score: rng.Float64(), stamp: int64(i)}
+			s := slot{shard: shard.ID(rng.IntN(4)), score: rng.Float64(), stamp: int64(i)}
 			if rng.IntN(2) == 0 {
 				o.set(m, s)
 			} else if p, existed := o.upsert(m); existed != hasKey(model, m) {
 				t.Fatalf("step %d: upsert %.20q existed=%v", i, m, existed)
 			} else {
-				*p = s
+				p.set(s)
 			}
 			model[m] = s
 		case op < 9:

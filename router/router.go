@@ -80,7 +80,6 @@ type stripe struct {
 // slot is where a member's current copy lives and what it holds.
 type slot struct {
 	shard shard.ID
-	at    uint32 // shard.PutAt's hint for the copy; 0: none
 	score float64
 	stamp int64
 }

@@ -150,7 +150,7 @@ func (r *Router) restoreOwners(g *geoKey, es []shard.Entry, stripeOf []uint8, sh
 			for j, i := range idx {
 				e := &es[i]
 				p, dup := st.owner.upsert(e.Member)
-				*p = slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp}
+				p.set(slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp})
 				if dup {
 					// Rare: drop the earlier copy, which is in this stripe.
 					for _, p := range slices.Backward(idx[:j]) {

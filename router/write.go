@@ -35,7 +35,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	p := st.owner.ref(member)
 	exists := p != nil
 	if exists {
-		cur = *p
+		cur = p.slot()
 	}
 	live := exists && cur.stamp >= r.minStamp(g, stamp)
 	switch {
@@ -52,11 +52,9 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	}
 	e := shard.NewEntry(member, score, stamp)
 	to := r.place(cur.shard, exists, e.Lon, e.Lat)
-	hint := uint32(0)
-	if exists && cur.shard == to {
-		hint = cur.at
-	}
-	_, at := r.shards[to].PutAt(k, e, hint)
+	// No slab hint is kept: it would cost every member 8 bytes of the
+	// owner table, for a name lookup that is a small share of an update.
+	r.shards[to].PutAt(k, e, 0)
 	r.stats.Shards[to].Writes.Add(1)
 	if exists && cur.shard != to {
 		// The new copy is in place: only now may the old one go.
@@ -67,9 +65,9 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 			r.shards[cur.shard].Delete(k, member, stamp-1)
 		}
 	}
-	next := slot{shard: to, at: at, score: score, stamp: stamp}
+	next := slot{shard: to, score: score, stamp: stamp}
 	if exists {
-		*p = next
+		p.set(next)
 	} else {
 		g.entries.Add(1)
 		st.owner.add(member, next)

@@ -97,13 +97,15 @@ func (ns *Names) Get(n Name) string {
 // Free gives n's bytes back; n must not be used again. The bytes are
 // reused only once the owner compacts the store.
 func (ns *Names) Free(n Name) {
-	ns.live -= int(n.size)
-	ns.dead += int(n.size)
+	size := int(n.size)
 	if n.at&longName != 0 {
 		i := n.at &^ longName
+		size = len(ns.long[i])
 		ns.long[i] = ""
 		ns.free = append(ns.free, i)
 	}
+	ns.live -= size
+	ns.dead += size
 }
 
 // Wasteful reports whether compacting would give back enough to be worth a
@@ -135,3 +137,16 @@ func NoName() Name { return Name{at: noNameAt} }
 
 // None reports whether n is NoName.
 func (n Name) None() bool { return n.at == noNameAt }
+
+// Pack returns n in six bytes, for a table that fits it around other
+// fields: a name kept in a chunk is at most maxInChunk bytes long, and a
+// long one's length is in its string.
+func (n Name) Pack() (at uint32, size uint16) {
+	if n.at&longName != 0 {
+		return n.at, 0
+	}
+	return n.at, uint16(n.size)
+}
+
+// Unpack is Pack's inverse.
+func Unpack(at uint32, size uint16) Name { return Name{at, uint32(size)} }
