@@ -39,7 +39,7 @@ func (s *set) load(es []Entry) {
 	refs := make([]ref, len(es))
 	for at, e := range es {
 		s.items = append(s.items, item{name: s.names.Add(e.Member), score: e.Score, stamp: e.Stamp})
-		refs[at] = ref{e.Score, uint32(at)}
+		refs[at] = mkref(e.Score, uint32(at))
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -51,7 +51,7 @@ func (s *set) load(es []Entry) {
 	// Sorting 16-byte refs moves a third of what sorting the entries
 	// would; names are read only for equal scores.
 	slices.SortFunc(refs, func(a, b ref) int {
-		if c := cmp.Compare(a.score, b.score); c != 0 {
+		if c := cmp.Compare(a.score(), b.score()); c != 0 {
 			return c
 		}
 		return strings.Compare(s.name(a.at), s.name(b.at))

@@ -35,11 +35,20 @@ func (s *set) name(at uint32) string {
 func (s *set) member(it *item) string { return s.names.Get(it.name) }
 
 // ref is an item's place in the score-ordered tree. The score is kept in
-// the tree node so that most comparisons never touch the slab.
+// the tree node so that most comparisons never touch the slab, split in
+// two halves so that a ref is 12 bytes rather than a float64's alignment
+// making it 16: a quarter of the tree's memory.
 type ref struct {
-	score float64
-	at    uint32 // slab index; probe for a search pivot
+	hi, lo uint32 // the score's bits
+	at     uint32 // slab index; probe for a search pivot
 }
+
+func mkref(score float64, at uint32) ref {
+	b := math.Float64bits(score)
+	return ref{uint32(b >> 32), uint32(b), at}
+}
+
+func (r ref) score() float64 { return math.Float64frombits(uint64(r.hi)<<32 | uint64(r.lo)) }
 
 // probe marks a pivot: it sorts before every member with its score.
 const probe = math.MaxUint32
@@ -62,8 +71,8 @@ func newSet() *set {
 
 // less orders refs as a Redis sorted set does: by score, then member bytes.
 func (s *set) less(a, b ref) bool {
-	if a.score != b.score {
-		return a.score < b.score
+	if as, bs := a.score(), b.score(); as != bs {
+		return as < bs
 	}
 	if a.at == probe || b.at == probe {
 		return a.at == probe && b.at != probe
@@ -133,9 +142,9 @@ func (s *set) insert(e Entry) uint32 {
 	return at
 }
 
-func (s *set) index(at uint32) { s.byScore.Set(ref{s.items[at].score, at}) }
+func (s *set) index(at uint32) { s.byScore.Set(mkref(s.items[at].score, at)) }
 
-func (s *set) unindex(at uint32) { s.byScore.Delete(ref{s.items[at].score, at}) }
+func (s *set) unindex(at uint32) { s.byScore.Delete(mkref(s.items[at].score, at)) }
 
 func (s *set) delete(member string) (Entry, bool) {
 	at, ok := s.byName.find(member)
@@ -169,19 +178,19 @@ func (s *set) compact() {
 // ascend calls fn for every item with score >= min, in sorted-set order,
 // until fn returns false.
 func (s *set) ascend(min float64, fn func(*item) bool) {
-	s.byScore.Ascend(ref{min, probe}, func(r ref) bool { return fn(&s.items[r.at]) })
+	s.byScore.Ascend(mkref(min, probe), func(r ref) bool { return fn(&s.items[r.at]) })
 }
 
 // descend calls fn for every item with score <= max, in reverse sorted-set
 // order, until fn returns false.
 func (s *set) descend(max float64, fn func(*item) bool) {
-	visit := func(r ref) bool { return r.score > max || fn(&s.items[r.at]) }
+	visit := func(r ref) bool { return r.score() > max || fn(&s.items[r.at]) }
 	if math.IsInf(max, 1) {
 		s.byScore.Reverse(visit)
 		return
 	}
 	// The pivot sorts after every member whose score is max.
-	s.byScore.Descend(ref{math.Nextafter(max, math.Inf(1)), probe}, visit)
+	s.byScore.Descend(mkref(math.Nextafter(max, math.Inf(1)), probe), visit)
 }
 
 // Splitting a Redis cell into quarter cells to skip what lies outside a
@@ -229,8 +238,8 @@ func (s *set) scan(q *geo.Search, lo, hi float64, depth int, fn func(r ref, insi
 		return true
 	}
 	more := true
-	s.byScore.Ascend(ref{lo, probe}, func(r ref) bool {
-		if r.score >= hi {
+	s.byScore.Ascend(mkref(lo, probe), func(r ref) bool {
+		if r.score() >= hi {
 			return false
 		}
 		more = fn(r, class == geo.Inside)
@@ -248,8 +257,8 @@ func (s *set) each(fn func(*item) bool) {
 // in score order, and returns how many it found: at most len(buf).
 func (s *set) firstRefs(lo, hi float64, buf []ref) int {
 	n := 0
-	s.byScore.Ascend(ref{lo, probe}, func(r ref) bool {
-		if r.score >= hi {
+	s.byScore.Ascend(mkref(lo, probe), func(r ref) bool {
+		if r.score() >= hi {
 			return false
 		}
 		buf[n] = r

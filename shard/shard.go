@@ -144,7 +144,7 @@ func (s *Shard) SearchCells(k Key, q *geo.Search, mask CellMask, minStamp int64,
 			continue
 		}
 		st.scan(q, c.Min, c.Max, 0, func(r ref, inside bool) bool {
-			lon, lat := geo.Decode(r.score)
+			lon, lat := geo.Decode(r.score())
 			var d float64
 			if inside {
 				if q.NeedDist {
@@ -160,7 +160,7 @@ func (s *Shard) SearchCells(k Key, q *geo.Search, mask CellMask, minStamp int64,
 			if it.stamp < minStamp {
 				return true
 			}
-			dst = append(dst, Hit{Entry: Entry{Member: st.member(it), Score: r.score, Lon: lon, Lat: lat, Stamp: it.stamp}, Dist: d, Cell: i})
+			dst = append(dst, Hit{Entry: Entry{Member: st.member(it), Score: r.score(), Lon: lon, Lat: lat, Stamp: it.stamp}, Dist: d, Cell: i})
 			found++
 			return limit <= 0 || found < limit
 		})
