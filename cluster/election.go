@@ -13,12 +13,16 @@ import (
 	"go.etcd.io/etcd/client/v3/concurrency"
 )
 
-// assignment is what the elected node publishes: which node owns each
-// shard, by shard name, with a version every change increments.
+// assignment is what the elected node publishes: which node holds each
+// shard as primary and as replica, by shard name, with a version every
+// change increments. Since is the version at which each replica was
+// placed: its node reports the fill of that placement (synced records).
 type assignment struct {
-	Version int64             `json:"version"`
-	Regions string            `json:"regions"`
-	Owners  map[string]string `json:"owners"`
+	Version  int64             `json:"version"`
+	Regions  string            `json:"regions"`
+	Owners   map[string]string `json:"owners"`
+	Replicas map[string]string `json:"replicas,omitempty"`
+	Since    map[string]int64  `json:"since,omitempty"`
 }
 
 // lead campaigns for leadership and, once elected, keeps the assignment
@@ -61,18 +65,15 @@ func (n *Node) lead(ctx context.Context, sess *concurrency.Session) {
 func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
 	m := n.r.Regions()
 	n.mu.Lock()
-	cur := make([]string, m.Len())
-	for i := range cur {
-		cur[i] = n.assign.Owners[m.Name(shardID(i))]
-	}
+	cur := n.placementLocked(m.Len())
 	live := make([]string, 0, len(n.members))
 	for id := range n.members {
 		live = append(live, id)
 	}
-	version, modRev := n.assign.Version, n.modRev
+	version, modRev, old := n.assign.Version, n.modRev, n.assign
 	n.mu.Unlock()
 	dead := 0
-	for _, o := range cur {
+	for _, o := range cur.primary {
 		if !slices.Contains(live, o) {
 			dead++
 		}
@@ -80,13 +81,21 @@ func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
 	if dead > 0 && n.settling() {
 		return false // the lead loop asks again every rebalancing interval
 	}
-	next, changed := plan(cur, live, n.cfg.MaxMoves)
+	next, changed := plan(cur, live, n.cfg.Replicas > 0, n.cfg.MaxMoves)
 	if !changed {
 		return false
 	}
-	a := assignment{Version: version + 1, Regions: m.Version(), Owners: map[string]string{}}
-	for i, o := range next {
-		a.Owners[m.Name(shardID(i))] = o
+	a := assignment{Version: version + 1, Regions: m.Version(), Owners: map[string]string{},
+		Replicas: map[string]string{}, Since: map[string]int64{}}
+	for i, o := range next.primary {
+		name := m.Name(shardID(i))
+		a.Owners[name] = o
+		if r := next.replica[i]; r != "" {
+			a.Replicas[name], a.Since[name] = r, version+1
+			if old.Replicas[name] == r {
+				a.Since[name] = old.Since[name]
+			}
+		}
 	}
 	data, err := json.Marshal(a)
 	if err != nil {
@@ -111,4 +120,18 @@ func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
 	n.log.Info("cluster: published assignment", "version", a.Version, "live", len(live),
 		"reassigned_from_dead", dead)
 	return dead == 0
+}
+
+// placementLocked is the published assignment as plan takes it, with
+// each replica's fill as its node reported it; the caller holds n.mu.
+func (n *Node) placementLocked(shards int) placement {
+	m := n.r.Regions()
+	p := placement{primary: make([]string, shards), replica: make([]string, shards), synced: make([]bool, shards)}
+	for i := range p.primary {
+		name := m.Name(shardID(i))
+		p.primary[i], p.replica[i] = n.assign.Owners[name], n.assign.Replicas[name]
+		rec, ok := n.synced[name]
+		p.synced[i] = ok && rec.Node == p.replica[i] && rec.Since == n.assign.Since[name]
+	}
+	return p
 }

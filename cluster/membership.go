@@ -35,6 +35,10 @@ func (n *Node) membership(ctx context.Context) {
 			}
 			continue
 		}
+		n.mu.Lock()
+		n.lease = sess.Lease()
+		n.mu.Unlock()
+		n.reportFills(ctx)
 		n.owner.Store(true)
 		n.etcdUp()
 		n.registered.Store(time.Now().UnixNano())

@@ -40,6 +40,7 @@ type NodeConfig struct {
 	Rebalance   time.Duration // pause between rebalancing steps; 0: 2 s
 	MaxMoves    int           // shards a rebalancing step may move; 0: 2
 	CallTimeout time.Duration // per remote call other than searches; 0: 1 s
+	Replicas    int           // replicas per shard: 0 or 1 (cluster-replicas)
 	Logger      *slog.Logger  // nil: slog's default
 }
 
@@ -62,6 +63,9 @@ type Node struct {
 	modRev  int64            // mod revision of the assignment key, 0: none
 	peers   map[string]*peer // by node id
 	changed chan struct{}    // pinged on every change, for the leader
+	synced  map[string]syncRecord // shard name -> the fill its replica reported
+	filling map[string]fillMark   // shard name -> the replica placement this node fills or filled
+	lease   clientv3.LeaseID      // this node's lease while registered
 
 	table      atomic.Pointer[Table] // the routing in force
 	owner      atomic.Bool           // registered under a live lease
@@ -75,6 +79,7 @@ type Node struct {
 	health health // ops.go
 
 	bus    *bus
+	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
@@ -108,9 +113,10 @@ func StartNode(r *router.Router, cfg NodeConfig) (*Node, error) {
 	n := &Node{r: r, cfg: cfg, cli: cli, log: cfg.Logger.With("node", cfg.ID),
 		prefix:  "/geoshard/" + cfg.Cluster + "/",
 		members: map[string]string{}, addrs: map[string]string{}, peers: map[string]*peer{},
+		synced: map[string]syncRecord{}, filling: map[string]fillMark{}, ctx: ctx,
 		changed: make(chan struct{}, 1), cancel: cancel}
 	// Until the first assignment arrives no shard is served anywhere.
-	n.table.Store(newTable(0, cfg.ID, make([]string, r.ShardCount()), nil, cfg.Password))
+	n.table.Store(newTable(0, cfg.ID, make([]string, r.ShardCount()), nil, nil, cfg.Password))
 	b, err := startBus(n.serveBus, cfg.Bus, cfg.BusTLS, cfg.Password, cfg.Logger)
 	if err != nil {
 		cancel()

@@ -29,6 +29,7 @@ func (n *Node) load(ctx context.Context) error {
 	}
 	n.members, n.addrs = map[string]string{}, map[string]string{}
 	n.assign, n.modRev = assignment{}, 0
+	n.synced = map[string]syncRecord{}
 	for _, kv := range resp.Kvs {
 		n.applyKV(string(kv.Key), kv.Value, kv.ModRevision, false)
 	}
@@ -97,6 +98,8 @@ func (n *Node) applyKV(key string, val []byte, modRev int64, deleted bool) {
 		default:
 			n.members[id], n.addrs[id] = m.Bus, m.Addr
 		}
+	case strings.HasPrefix(key, n.syncedKey()):
+		n.applySynced(strings.TrimPrefix(key, n.syncedKey()), val, deleted)
 	case key == n.assignmentKey():
 		if deleted {
 			n.assign, n.modRev = assignment{}, 0
@@ -119,9 +122,10 @@ func (n *Node) applyKV(key string, val []byte, modRev int64, deleted bool) {
 // the caller holds n.mu.
 func (n *Node) swapTable() {
 	m := n.r.Regions()
-	owners := make([]string, m.Len())
+	owners, replicas := make([]string, m.Len()), make([]string, m.Len())
 	for i := range owners {
 		owners[i] = n.assign.Owners[m.Name(shardID(i))]
+		replicas[i] = n.assign.Replicas[m.Name(shardID(i))]
 	}
 	live := map[string]*peer{}
 	for id, addr := range n.members {
@@ -145,11 +149,14 @@ func (n *Node) swapTable() {
 		}
 	}
 	old := n.Table()
-	t := newTable(n.assign.Version, n.cfg.ID, owners, live, n.cfg.Password)
-	n.table.Store(t)
+	t := newTable(n.assign.Version, n.cfg.ID, owners, replicas, live, n.cfg.Password)
 	cut := time.Now().UnixNano()
+	fills := n.startFills(old, t, cut)
+	n.table.Store(t)
 	for i := range owners {
-		if id := shardID(i); old != nil && old.Local(id) != t.Local(id) {
+		// A shard this node starts or stops keeping: its copies here are
+		// from an earlier time (a new replica clears them in its fill).
+		if id := shardID(i); old != nil && old.Holds(id) != t.Holds(id) && !fills[id] {
 			go n.r.ClearShard(id, cut)
 		}
 	}

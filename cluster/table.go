@@ -11,18 +11,22 @@ import (
 type Table struct {
 	Version int64         // the assignment's version; internal commands carry it
 	Self    string        // this node's id
-	Owner   []string      // node id per shard; "" while unassigned
-	local   []bool        // the shard is served in this process
-	peers   []router.Peer // per shard: the remote owner, nil when local or down
+	Owner   []string      // primary node id per shard; "" while unassigned
+	Replica []string      // replica node id per shard; "" none
+	local   []bool        // the shard's primary is this process
+	held    []bool        // the shard's primary or replica is this process
+	peers   []router.Peer // per shard: the remote primary, nil when local or down
+	replica []router.Peer // per shard: the remote replica, nil when none, local or down
 	nodes   []router.Peer // every live node but this one, once each
 }
 
 // newTable builds the table for an assignment. live maps the ids of live
 // nodes to their peers; an owner that is not live leaves its shards down.
 // Calls through the table carry its version and the cluster password.
-func newTable(version int64, self string, owner []string, live map[string]*peer, pass string) *Table {
-	t := &Table{Version: version, Self: self, Owner: owner,
-		local: make([]bool, len(owner)), peers: make([]router.Peer, len(owner))}
+func newTable(version int64, self string, owner, replica []string, live map[string]*peer, pass string) *Table {
+	t := &Table{Version: version, Self: self, Owner: owner, Replica: replica,
+		local: make([]bool, len(owner)), held: make([]bool, len(owner)),
+		peers: make([]router.Peer, len(owner)), replica: make([]router.Peer, len(owner))}
 	calls := make(map[string]*call, len(live))
 	for id, p := range live {
 		if id != self {
@@ -35,12 +39,40 @@ func newTable(version int64, self string, owner []string, live map[string]*peer,
 		switch c := calls[o]; {
 		case o == "":
 		case o == self:
-			t.local[i] = true
+			t.local[i], t.held[i] = true, true
 		case c != nil:
 			t.peers[i] = c
 		}
+		if i >= len(replica) {
+			continue
+		}
+		switch r := replica[i]; {
+		case r == "" || r == o:
+		case r == self:
+			t.held[i] = true
+		case calls[r] != nil:
+			t.replica[i] = calls[r]
+		}
 	}
 	return t
+}
+
+// ReplicaOf returns where a shard's replica is: here (local), on a peer,
+// or nowhere live (false, nil).
+func (t *Table) ReplicaOf(id shard.ID) (local bool, p router.Peer) {
+	if int(id) >= len(t.replica) {
+		return false, nil
+	}
+	return t.held[id] && !t.local[id], t.replica[id]
+}
+
+// Holds reports whether this process keeps the shard's copies, as its
+// primary or as its replica.
+func (t *Table) Holds(id shard.ID) bool { return int(id) < len(t.held) && t.held[id] }
+
+// ReplicaLocal reports whether this process is the shard's replica.
+func (t *Table) ReplicaLocal(id shard.ID) bool {
+	return int(id) < len(t.held) && t.held[id] && !t.local[id]
 }
 
 // Peer returns the node serving a remote shard, nil when local or down.
@@ -57,9 +89,10 @@ func (t *Table) Nodes() []router.Peer { return t.nodes }
 // Local reports whether the shard is served in this process.
 func (t *Table) Local(id shard.ID) bool { return int(id) < len(t.local) && t.local[id] }
 
-// Down reports whether no live node holds the shard.
+// Down reports whether no live node holds the shard: neither its primary
+// nor its replica.
 func (t *Table) Down(id shard.ID) bool {
-	return int(id) < len(t.local) && !t.local[id] && t.peers[id] == nil
+	return int(id) < len(t.local) && !t.held[id] && t.peers[id] == nil && t.replica[id] == nil
 }
 
 // LocalShards counts the shards served here.
