@@ -60,9 +60,9 @@ type Node struct {
 	members map[string]string // live node id -> bus address
 	addrs   map[string]string // live node id -> client address
 	assign  assignment
-	modRev  int64            // mod revision of the assignment key, 0: none
-	peers   map[string]*peer // by node id
-	changed chan struct{}    // pinged on every change, for the leader
+	modRev  int64                 // mod revision of the assignment key, 0: none
+	peers   map[string]*peer      // by node id
+	changed chan struct{}         // pinged on every change, for the leader
 	synced  map[string]syncRecord // shard name -> the fill its replica reported
 	filling map[string]fillMark   // shard name -> the replica placement this node fills or filled
 	lease   clientv3.LeaseID      // this node's lease while registered
@@ -76,7 +76,8 @@ type Node struct {
 	registered atomic.Int64 // unix ns of the last registration
 	tableAt    atomic.Int64 // unix ns of the last table swap
 
-	health health // ops.go
+	health  health                            // ops.go
+	failing atomic.Pointer[map[string]string] // the latest health checks' failures, for the tables
 
 	bus    *bus
 	ctx    context.Context // ends at Close

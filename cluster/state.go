@@ -150,6 +150,7 @@ func (n *Node) swapTable() {
 	}
 	old := n.Table()
 	t := newTable(n.assign.Version, n.cfg.ID, owners, replicas, live, n.cfg.Password)
+	t.failing = &n.failing
 	cut := time.Now().UnixNano()
 	fills := n.startFills(old, t, cut)
 	n.table.Store(t)

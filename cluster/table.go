@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"sync/atomic"
+
 	"geoshard/router"
 	"geoshard/shard"
 )
@@ -18,6 +20,10 @@ type Table struct {
 	peers   []router.Peer // per shard: the remote primary, nil when local or down
 	replica []router.Peer // per shard: the remote replica, nil when none, local or down
 	nodes   []router.Peer // every live node but this one, once each
+	// failing is the node's latest health checks (ids that did not
+	// answer), shared by every table: a read goes to the replica of a
+	// shard whose primary is failing them, not to a deadline.
+	failing *atomic.Pointer[map[string]string]
 }
 
 // newTable builds the table for an assignment. live maps the ids of live
@@ -76,11 +82,33 @@ func (t *Table) ReplicaLocal(id shard.ID) bool {
 }
 
 // Peer returns the node serving a remote shard, nil when local or down.
+// A primary that fails health checks counts as down while its shard has
+// a replica on a node that passes them: reads then go to the replica at
+// once, and writes are refused at once instead of after the call timeout.
 func (t *Table) Peer(id shard.ID) router.Peer {
 	if int(id) >= len(t.peers) {
 		return nil
 	}
-	return t.peers[id]
+	p := t.peers[id]
+	if p == nil || t.failing == nil {
+		return p
+	}
+	bad := t.failing.Load()
+	if bad == nil {
+		return p
+	}
+	if _, failing := (*bad)[p.ID()]; !failing {
+		return p
+	}
+	if t.held[id] {
+		return nil // the replica is here
+	}
+	if r := t.replica[id]; r != nil {
+		if _, rfailing := (*bad)[r.ID()]; !rfailing {
+			return nil
+		}
+	}
+	return p
 }
 
 // Nodes lists every other live node once.
