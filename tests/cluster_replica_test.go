@@ -315,7 +315,7 @@ func TestClusterReplicaKill(t *testing.T) {
 		t.Fatalf("first pings: %d refused", refused)
 	}
 	l.setLive(tc.nodes["a"].c, tc.nodes["b"].c, tc.nodes["c"].c)
-	ctx, stop := context.WithTimeout(context.Background(), 50*time.Second)
+	ctx, stop := context.WithTimeout(context.Background(), 55*time.Second)
 	defer stop()
 	wait := l.run(ctx, interval)
 	defer wait()
@@ -333,27 +333,37 @@ func TestClusterReplicaKill(t *testing.T) {
 	}
 	report(fmt.Sprintf("steady (replicas filled %v after start)", filled.Round(time.Millisecond)))
 
-	// The load stops using b's client first: a reply cut by closing that
-	// client is no answer from the cluster.
-	l.setLive(tc.nodes["a"].c, tc.nodes["c"].c)
-	time.Sleep(2 * interval)
-	killed := time.Now()
-	tc.kill("b")
-	reassigned := tc.settled(15*time.Second, "a", "c")
-	replicasFilled(t, tc, 15*time.Second)
-	refilled := time.Since(killed)
-	time.Sleep(time.Second)
-	report(fmt.Sprintf("node b killed (replicas promoted %v, new replicas filled %v after the kill)",
-		reassigned.Round(time.Millisecond), refilled.Round(time.Millisecond)))
+	for _, victim := range []string{"b", "a"} { // a started first: it leads
+		var rest []string
+		var restC []*redis.Client
+		for _, id := range []string{"a", "b", "c"} {
+			if id != victim {
+				rest, restC = append(rest, id), append(restC, tc.nodes[id].c)
+			}
+		}
+		m, _ := clusterInfo(tc.nodes[victim].c)
+		// The load stops using the victim's client first: a reply cut by
+		// closing that client is no answer from the cluster.
+		l.setLive(restC...)
+		time.Sleep(2 * interval)
+		killed := time.Now()
+		tc.kill(victim)
+		reassigned := tc.settled(15*time.Second, rest...)
+		replicasFilled(t, tc, 15*time.Second)
+		refilled := time.Since(killed)
+		time.Sleep(time.Second)
+		report(fmt.Sprintf("node %s (leader: %s) killed; replicas promoted %v, new replicas filled %v after the kill",
+			victim, m["cluster_is_leader"], reassigned.Round(time.Millisecond), refilled.Round(time.Millisecond)))
 
-	joined := time.Now()
-	tc.start("b")
-	l.setLive(tc.nodes["a"].c, tc.nodes["b"].c, tc.nodes["c"].c)
-	tc.settled(20*time.Second, "a", "b", "c")
-	replicasFilled(t, tc, 20*time.Second)
-	balanced := time.Since(joined)
-	time.Sleep(time.Second)
-	report(fmt.Sprintf("node b rejoined (balanced, replicas filled %v after the start)", balanced.Round(time.Millisecond)))
+		joined := time.Now()
+		tc.start(victim)
+		l.setLive(tc.nodes["a"].c, tc.nodes["b"].c, tc.nodes["c"].c)
+		tc.settled(20*time.Second, "a", "b", "c")
+		replicasFilled(t, tc, 20*time.Second)
+		balanced := time.Since(joined)
+		time.Sleep(time.Second)
+		report(fmt.Sprintf("node %s rejoined; balanced, replicas filled %v after its start", victim, balanced.Round(time.Millisecond)))
+	}
 	stop()
 	wait()
 	for _, id := range []string{"a", "b", "c"} {
