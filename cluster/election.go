@@ -6,6 +6,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"time"
 
@@ -23,6 +24,7 @@ type assignment struct {
 	Owners   map[string]string `json:"owners"`
 	Replicas map[string]string `json:"replicas,omitempty"`
 	Since    map[string]int64  `json:"since,omitempty"`
+	Starts   map[string]int64  `json:"starts,omitempty"` // each live node's process start when planned
 }
 
 // lead campaigns for leadership and, once elected, keeps the assignment
@@ -67,7 +69,15 @@ func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
 	n.mu.Lock()
 	cur := n.placementLocked(m.Len())
 	live := make([]string, 0, len(n.members))
+	starts, restarted := map[string]int64{}, 0
 	for id := range n.members {
+		starts[id] = n.starts[id]
+		if s := n.assign.Starts[id]; s != 0 && s != n.starts[id] {
+			// Restarted within its lease: its copies are gone. Planned as
+			// dead this once (its replicas take over), as new after.
+			restarted++
+			continue
+		}
 		live = append(live, id)
 	}
 	version, modRev, old := n.assign.Version, n.modRev, n.assign
@@ -82,11 +92,11 @@ func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
 		return false // the lead loop asks again every rebalancing interval
 	}
 	next, changed := plan(cur, live, n.cfg.Replicas > 0, n.cfg.MaxMoves)
-	if !changed {
+	if !changed && restarted == 0 && maps.Equal(starts, old.Starts) {
 		return false
 	}
 	a := assignment{Version: version + 1, Regions: m.Version(), Owners: map[string]string{},
-		Replicas: map[string]string{}, Since: map[string]int64{}}
+		Replicas: map[string]string{}, Since: map[string]int64{}, Starts: starts}
 	for i, o := range next.primary {
 		name := m.Name(shardID(i))
 		a.Owners[name] = o

@@ -64,6 +64,8 @@ type Node struct {
 	peers   map[string]*peer      // by node id
 	changed chan struct{}         // pinged on every change, for the leader
 	synced  map[string]syncRecord // shard name -> the fill its replica reported
+	starts  map[string]int64      // live node id -> its process start
+	started int64                 // this process's start (unix ns)
 	filling map[string]fillMark   // shard name -> the replica placement this node fills or filled
 	lease   clientv3.LeaseID      // this node's lease while registered
 
@@ -87,8 +89,9 @@ type Node struct {
 
 // member is what a node registers under its lease.
 type member struct {
-	Addr string `json:"addr"` // for clients
-	Bus  string `json:"bus"`  // for other nodes
+	Addr  string `json:"addr"`            // for clients
+	Bus   string `json:"bus"`             // for other nodes
+	Start int64  `json:"start,omitempty"` // this process's start (unix ns): a restart shows as a new one
 }
 
 func (n *Node) membersKey() string    { return n.prefix + "members/" }
@@ -115,9 +118,10 @@ func StartNode(r *router.Router, cfg NodeConfig) (*Node, error) {
 		prefix:  "/geoshard/" + cfg.Cluster + "/",
 		members: map[string]string{}, addrs: map[string]string{}, peers: map[string]*peer{},
 		synced: map[string]syncRecord{}, filling: map[string]fillMark{}, ctx: ctx,
+		starts: map[string]int64{}, started: time.Now().UnixNano(),
 		changed: make(chan struct{}, 1), cancel: cancel}
 	// Until the first assignment arrives no shard is served anywhere.
-	n.table.Store(newTable(0, cfg.ID, make([]string, r.ShardCount()), nil, nil, cfg.Password))
+	n.table.Store(newTable(0, cfg.ID, make([]string, r.ShardCount()), nil, nil, false, cfg.Password))
 	b, err := startBus(n.serveBus, cfg.Bus, cfg.BusTLS, cfg.Password, cfg.Logger)
 	if err != nil {
 		cancel()

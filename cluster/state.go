@@ -27,7 +27,7 @@ func (n *Node) load(ctx context.Context) error {
 	if resp.Header.Revision < n.rev {
 		return nil
 	}
-	n.members, n.addrs = map[string]string{}, map[string]string{}
+	n.members, n.addrs, n.starts = map[string]string{}, map[string]string{}, map[string]int64{}
 	n.assign, n.modRev = assignment{}, 0
 	n.synced = map[string]syncRecord{}
 	for _, kv := range resp.Kvs {
@@ -93,10 +93,11 @@ func (n *Node) applyKV(key string, val []byte, modRev int64, deleted bool) {
 		case deleted:
 			delete(n.members, id)
 			delete(n.addrs, id)
+			delete(n.starts, id)
 		case json.Unmarshal(val, &m) != nil || m.Bus == "":
 			n.log.Error("cluster: bad member record in etcd", "node", id)
 		default:
-			n.members[id], n.addrs[id] = m.Bus, m.Addr
+			n.members[id], n.addrs[id], n.starts[id] = m.Bus, m.Addr, m.Start
 		}
 	case strings.HasPrefix(key, n.syncedKey()):
 		n.applySynced(strings.TrimPrefix(key, n.syncedKey()), val, deleted)
@@ -149,7 +150,11 @@ func (n *Node) swapTable() {
 		}
 	}
 	old := n.Table()
-	t := newTable(n.assign.Version, n.cfg.ID, owners, replicas, live, n.cfg.Password)
+	// A process that restarted within its lease is still a member, but
+	// the assignment was made for its previous life, whose copies are
+	// gone: it serves none of them until the leader places it anew.
+	restarted := n.assign.Starts[n.cfg.ID] != 0 && n.assign.Starts[n.cfg.ID] != n.started
+	t := newTable(n.assign.Version, n.cfg.ID, owners, replicas, live, restarted, n.cfg.Password)
 	t.failing = &n.failing
 	cut := time.Now().UnixNano()
 	fills := n.startFills(old, t, cut)

@@ -27,9 +27,10 @@ type Table struct {
 }
 
 // newTable builds the table for an assignment. live maps the ids of live
-// nodes to their peers; an owner that is not live leaves its shards down.
+// nodes to their peers; an owner that is not live leaves its shards down,
+// and so does this node when it restarted since the assignment was made.
 // Calls through the table carry its version and the cluster password.
-func newTable(version int64, self string, owner, replica []string, live map[string]*peer, pass string) *Table {
+func newTable(version int64, self string, owner, replica []string, live map[string]*peer, restarted bool, pass string) *Table {
 	t := &Table{Version: version, Self: self, Owner: owner, Replica: replica,
 		local: make([]bool, len(owner)), held: make([]bool, len(owner)),
 		peers: make([]router.Peer, len(owner)), replica: make([]router.Peer, len(owner))}
@@ -43,7 +44,7 @@ func newTable(version int64, self string, owner, replica []string, live map[stri
 	}
 	for i, o := range owner {
 		switch c := calls[o]; {
-		case o == "":
+		case o == "" || o == self && restarted:
 		case o == self:
 			t.local[i], t.held[i] = true, true
 		case c != nil:
@@ -53,7 +54,7 @@ func newTable(version int64, self string, owner, replica []string, live map[stri
 			continue
 		}
 		switch r := replica[i]; {
-		case r == "" || r == o:
+		case r == "" || r == o || r == self && restarted:
 		case r == self:
 			t.held[i] = true
 		case calls[r] != nil:

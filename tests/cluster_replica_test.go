@@ -315,7 +315,7 @@ func TestClusterReplicaKill(t *testing.T) {
 		t.Fatalf("first pings: %d refused", refused)
 	}
 	l.setLive(tc.nodes["a"].c, tc.nodes["b"].c, tc.nodes["c"].c)
-	ctx, stop := context.WithTimeout(context.Background(), 55*time.Second)
+	ctx, stop := context.WithTimeout(context.Background(), 58*time.Second)
 	defer stop()
 	wait := l.run(ctx, interval)
 	defer wait()
@@ -364,6 +364,20 @@ func TestClusterReplicaKill(t *testing.T) {
 		time.Sleep(time.Second)
 		report(fmt.Sprintf("node %s rejoined; balanced, replicas filled %v after its start", victim, balanced.Round(time.Millisecond)))
 	}
+	// A node killed and started again at once registers anew before its
+	// old lease ends: still a member, but with none of its copies.
+	l.setLive(tc.nodes["a"].c, tc.nodes["b"].c)
+	time.Sleep(2 * interval)
+	tc.kill("c")
+	restarted := time.Now()
+	tc.start("c")
+	l.setLive(tc.nodes["a"].c, tc.nodes["b"].c, tc.nodes["c"].c)
+	tc.settled(20*time.Second, "a", "b", "c")
+	replicasFilled(t, tc, 20*time.Second)
+	balanced := time.Since(restarted)
+	time.Sleep(time.Second)
+	report(fmt.Sprintf("node c killed and started again at once; balanced, replicas filled %v after its start",
+		balanced.Round(time.Millisecond)))
 	stop()
 	wait()
 	for _, id := range []string{"a", "b", "c"} {
