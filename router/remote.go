@@ -213,6 +213,14 @@ func (r *Router) onShardWrite(ctx context.Context, id shard.ID, here func(*shard
 			return errShardDown
 		}
 		local, rp := v.ReplicaOf(id)
+		if !local && rp == nil { // no replica (cluster-replicas 0, or one live node)
+			err := r.onPrimary(ctx, v, id, p, here, there)
+			if attempt == 0 && errors.Is(err, ErrStale) {
+				r.cl.Refresh(ctx)
+				continue
+			}
+			return err
+		}
 		var rerr error
 		done := make(chan struct{})
 		go func() {
@@ -224,12 +232,7 @@ func (r *Router) onShardWrite(ctx context.Context, id shard.ID, here func(*shard
 				rerr = there(ctx, rp)
 			}
 		}()
-		var err error
-		if v.Local(id) {
-			err = here(r.shards[id])
-		} else {
-			err = there(ctx, p)
-		}
+		err := r.onPrimary(ctx, v, id, p, here, there)
 		<-done
 		if err == nil {
 			err = rerr
@@ -240,6 +243,15 @@ func (r *Router) onShardWrite(ctx context.Context, id shard.ID, here func(*shard
 		}
 		return err
 	}
+}
+
+// onPrimary runs a call on shard id's primary: here, or on p.
+func (r *Router) onPrimary(ctx context.Context, v View, id shard.ID, p Peer, here func(*shard.Shard) error,
+	there func(ctx context.Context, p Peer) error) error {
+	if v.Local(id) {
+		return here(r.shards[id])
+	}
+	return there(ctx, p)
 }
 
 // samePeer finds, in the view in force, the node p named in an older one.
