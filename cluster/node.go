@@ -121,7 +121,7 @@ func StartNode(r *router.Router, cfg NodeConfig) (*Node, error) {
 		starts: map[string]int64{}, started: time.Now().UnixNano(),
 		changed: make(chan struct{}, 1), cancel: cancel}
 	// Until the first assignment arrives no shard is served anywhere.
-	n.table.Store(newTable(0, cfg.ID, make([]string, r.ShardCount()), nil, nil, false, cfg.Password))
+	n.table.Store(newTable(0, cfg.ID, make([]string, r.ShardCount()), nil, nil, nil, false, cfg.Password))
 	b, err := startBus(n.serveBus, cfg.Bus, cfg.BusTLS, cfg.Password, cfg.Logger)
 	if err != nil {
 		cancel()

@@ -123,11 +123,8 @@ func (n *Node) applyKV(key string, val []byte, modRev int64, deleted bool) {
 // the caller holds n.mu.
 func (n *Node) swapTable() {
 	m := n.r.Regions()
-	owners, replicas := make([]string, m.Len()), make([]string, m.Len())
-	for i := range owners {
-		owners[i] = n.assign.Owners[m.Name(shardID(i))]
-		replicas[i] = n.assign.Replicas[m.Name(shardID(i))]
-	}
+	pl := n.placementLocked(m.Len())
+	owners, replicas := pl.primary, pl.replica
 	live := map[string]*peer{}
 	for id, addr := range n.members {
 		if id == n.cfg.ID {
@@ -154,7 +151,7 @@ func (n *Node) swapTable() {
 	// the assignment was made for its previous life, whose copies are
 	// gone: it serves none of them until the leader places it anew.
 	restarted := n.assign.Starts[n.cfg.ID] != 0 && n.assign.Starts[n.cfg.ID] != n.started
-	t := newTable(n.assign.Version, n.cfg.ID, owners, replicas, live, restarted, n.cfg.Password)
+	t := newTable(n.assign.Version, n.cfg.ID, owners, replicas, pl.synced, live, restarted, n.cfg.Password)
 	t.failing = &n.failing
 	cut := time.Now().UnixNano()
 	fills := n.startFills(old, t, cut)

@@ -19,6 +19,7 @@ type Table struct {
 	held    []bool        // the shard's primary or replica is this process
 	peers   []router.Peer // per shard: the remote primary, nil when local or down
 	replica []router.Peer // per shard: the remote replica, nil when none, local or down
+	filled  []bool        // per shard: its replica reported its fill for this placement
 	nodes   []router.Peer // every live node but this one, once each
 	// failing is the node's latest health checks (ids that did not
 	// answer), shared by every table: a read goes to the replica of a
@@ -30,9 +31,10 @@ type Table struct {
 // nodes to their peers; an owner that is not live leaves its shards down,
 // and so does this node when it restarted since the assignment was made.
 // Calls through the table carry its version and the cluster password.
-func newTable(version int64, self string, owner, replica []string, live map[string]*peer, restarted bool, pass string) *Table {
+func newTable(version int64, self string, owner, replica []string, filled []bool, live map[string]*peer,
+	restarted bool, pass string) *Table {
 	t := &Table{Version: version, Self: self, Owner: owner, Replica: replica,
-		local: make([]bool, len(owner)), held: make([]bool, len(owner)),
+		local: make([]bool, len(owner)), held: make([]bool, len(owner)), filled: make([]bool, len(owner)),
 		peers: make([]router.Peer, len(owner)), replica: make([]router.Peer, len(owner))}
 	calls := make(map[string]*call, len(live))
 	for id, p := range live {
@@ -53,6 +55,7 @@ func newTable(version int64, self string, owner, replica []string, live map[stri
 		if i >= len(replica) {
 			continue
 		}
+		t.filled[i] = i < len(filled) && filled[i]
 		switch r := replica[i]; {
 		case r == "" || r == o || r == self && restarted:
 		case r == self:
@@ -65,12 +68,12 @@ func newTable(version int64, self string, owner, replica []string, live map[stri
 }
 
 // ReplicaOf returns where a shard's replica is: here (local), on a peer,
-// or nowhere live (false, nil).
-func (t *Table) ReplicaOf(id shard.ID) (local bool, p router.Peer) {
+// or nowhere live (false, nil), and whether it is filled.
+func (t *Table) ReplicaOf(id shard.ID) (local bool, p router.Peer, filled bool) {
 	if int(id) >= len(t.replica) {
-		return false, nil
+		return false, nil, false
 	}
-	return t.held[id] && !t.local[id], t.replica[id]
+	return t.held[id] && !t.local[id], t.replica[id], t.filled[id]
 }
 
 // Holds reports whether this process keeps the shard's copies, as its
@@ -101,6 +104,9 @@ func (t *Table) Peer(id shard.ID) router.Peer {
 	if _, failing := (*bad)[p.ID()]; !failing {
 		return p
 	}
+	if !t.filled[id] {
+		return p // an unfilled replica cannot answer for the primary
+	}
 	if t.held[id] {
 		return nil // the replica is here
 	}
@@ -121,7 +127,8 @@ func (t *Table) Local(id shard.ID) bool { return int(id) < len(t.local) && t.loc
 // Down reports whether no live node holds the shard: neither its primary
 // nor its replica.
 func (t *Table) Down(id shard.ID) bool {
-	return int(id) < len(t.local) && !t.held[id] && t.peers[id] == nil && t.replica[id] == nil
+	return int(id) < len(t.local) && !t.local[id] && t.peers[id] == nil &&
+		!(t.filled[id] && (t.held[id] || t.replica[id] != nil))
 }
 
 // LocalShards counts the shards served here.

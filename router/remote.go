@@ -41,9 +41,10 @@ type View interface {
 	// (or local). Two shards of one node give the same, comparable Peer.
 	Peer(id shard.ID) Peer
 	// ReplicaOf tells where a shard's replica is: in this process
-	// (local), on a live peer, or nowhere (false, nil). It holds the same
-	// copies as the primary: writes reach both.
-	ReplicaOf(id shard.ID) (local bool, p Peer)
+	// (local), on a live peer, or nowhere (false, nil); and whether it
+	// is filled: then it holds the same copies as the primary, and may
+	// answer for it. Writes reach it from the moment it is placed.
+	ReplicaOf(id shard.ID) (local bool, p Peer, filled bool)
 	// Nodes lists every other live node once.
 	Nodes() []Peer
 }
@@ -182,8 +183,9 @@ func (r *Router) onShard(ctx context.Context, id shard.ID, here func(*shard.Shar
 				continue
 			}
 		}
-		local, rp := v.ReplicaOf(id)
+		local, rp, filled := v.ReplicaOf(id)
 		switch {
+		case !filled:
 		case local:
 			return here(r.shards[id])
 		case rp != nil && ctx.Err() == nil:
@@ -212,7 +214,7 @@ func (r *Router) onShardWrite(ctx context.Context, id shard.ID, here func(*shard
 		if !v.Local(id) && p == nil {
 			return errShardDown
 		}
-		local, rp := v.ReplicaOf(id)
+		local, rp, _ := v.ReplicaOf(id)
 		if !local && rp == nil { // no replica (cluster-replicas 0, or one live node)
 			err := r.onPrimary(ctx, v, id, p, here, there)
 			if attempt == 0 && errors.Is(err, ErrStale) {

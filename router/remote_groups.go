@@ -19,14 +19,14 @@ func byNode(v View, ids []shard.ID) (local []shard.ID, remote map[Peer][]shard.I
 	remote = make(map[Peer][]shard.ID)
 	for _, id := range ids {
 		p := v.Peer(id)
-		switch rl, rp := v.ReplicaOf(id); {
+		switch rl, rp, filled := v.ReplicaOf(id); {
 		case v.Local(id):
 			local = append(local, id)
 		case p != nil:
 			remote[p] = append(remote[p], id)
-		case rl:
+		case rl && filled:
 			local = append(local, id)
-		case rp != nil:
+		case rp != nil && filled:
 			remote[rp] = append(remote[rp], id)
 		default:
 			down = append(down, id)
@@ -41,7 +41,7 @@ func byHolder(v View, ids []shard.ID) (local []shard.ID, remote map[Peer][]shard
 	remote = make(map[Peer][]shard.ID)
 	for _, id := range ids {
 		p := v.Peer(id)
-		rl, rp := v.ReplicaOf(id)
+		rl, rp, _ := v.ReplicaOf(id)
 		if v.Local(id) || rl {
 			local = append(local, id)
 		}
@@ -63,8 +63,10 @@ func byHolder(v View, ids []shard.ID) (local []shard.ID, remote map[Peer][]shard
 func replicaRead(v View, ids []shard.ID, failed Peer) (local []shard.ID, remote map[Peer][]shard.ID, ok bool) {
 	remote = make(map[Peer][]shard.ID)
 	for _, id := range ids {
-		rl, rp := v.ReplicaOf(id)
+		rl, rp, filled := v.ReplicaOf(id)
 		switch {
+		case !filled:
+			return nil, nil, false
 		case rl:
 			local = append(local, id)
 		case rp != nil && rp.ID() != failed.ID():
