@@ -35,6 +35,11 @@ type Client struct {
 	// schedule; counted says the command reported it (see Engine.guarded).
 	changes int64
 	counted bool
+	// The counters of the last command run (Client.statOf), valid while
+	// statGen matches the engine's.
+	statCmd *command
+	stat    *commandStat
+	statGen int64
 }
 
 // changed records that the running command changed n elements (members

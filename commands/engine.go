@@ -30,15 +30,22 @@ type Engine struct {
 	// mu lets ordinary commands run side by side (they touch members,
 	// which the router keeps consistent) and gives commands that change
 	// whole keys (DEL, RENAME, EXPIRE, SET, STORE, EXEC...) the keyspace
-	// alone, which is what makes them atomic as in Redis.
+	// alone, which is what makes them atomic as in Redis. Every command
+	// writes it (RLock), so it has a cache line of its own: the fields
+	// every command only reads (router, dbs) must not travel between
+	// cores with it.
+	_   cacheLinePad
 	mu  sync.RWMutex
+	_   cacheLinePad
 	dbs [Databases]*db
 
 	clients  clientList
 	counters counters
 	// dirty counts changes (elements, as Redis's server.dirty) since the
 	// start; the save schedule compares it with its value at the last save.
+	_       cacheLinePad
 	dirty   atomic.Int64
+	_       cacheLinePad
 	persist persistence // snapshot.go
 	hits    hitPool     // cmd_geosearch.go
 }
@@ -69,15 +76,39 @@ func (e *Engine) SwapRouter(build func(old *router.Router) (*router.Router, erro
 	return nil
 }
 
+// cacheLinePad keeps a counter that every command writes off the cache
+// line of its neighbours: on two cores, sharing one costs a cache miss
+// per command on each.
+type cacheLinePad [64]byte
+
 type counters struct {
-	commands    atomic.Int64
+	commands    atomic.Int64 // written by every command: alone on its line
+	_           cacheLinePad
 	connections atomic.Int64
 	rejected    atomic.Int64
 	perCommand  sync.Map // name -> *commandStat
+	// statGen changes when CONFIG RESETSTAT forgets perCommand, so that
+	// clients drop the commandStat they cached (Client.statOf).
+	statGen atomic.Int64
 }
 
+// commandStat fills a cache line (64 bytes; the allocator aligns objects
+// of that size class to it), so that two commands running on two cores do
+// not write the same line.
 type commandStat struct {
 	calls, usec, failed atomic.Int64
+	_                   [40]byte
+}
+
+// statOf returns cmd's counters. The client keeps the last ones it used,
+// because a connection mostly repeats one command (a dispatcher's pings):
+// that saves a sync.Map lookup per command.
+func (c *Client) statOf(e *Engine, cmd *command) *commandStat {
+	gen := e.counters.statGen.Load()
+	if c.statCmd != cmd || c.statGen != gen || c.stat == nil {
+		c.statCmd, c.statGen, c.stat = cmd, gen, e.stat(cmd.fullName())
+	}
+	return c.stat
 }
 
 func (e *Engine) stat(name string) *commandStat {
@@ -99,7 +130,7 @@ func (e *Engine) Exec(c *Client, args [][]byte) {
 			cmd = sub
 		}
 	}
-	if cmd != nil {
+	if cmd != nil && c.lastCmd.Load() != cmd {
 		c.lastCmd.Store(cmd) // as Redis's lastcmd: set once the command is known
 	}
 	if c.multi != nil && (cmd == nil || !isMultiControl(cmd.name)) {
@@ -154,7 +185,7 @@ func (e *Engine) check(c *Client, cmd *command, args [][]byte) string {
 // run executes a checked command under the keyspace lock it needs.
 func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	e.counters.commands.Add(1)
-	st := e.stat(cmd.fullName())
+	st := c.statOf(e, cmd)
 	begin := time.Now()
 	before := len(c.W.Buf)
 	if cmd.prepare != nil {
@@ -176,9 +207,10 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 		e.guarded(c, cmd, args, before)
 		e.mu.RUnlock()
 	}
+	took := time.Since(begin) // one clock read for INFO and /metrics alike
 	st.calls.Add(1)
-	st.usec.Add(time.Since(begin).Microseconds())
-	e.observe(cmd.fullName(), begin)
+	st.usec.Add(took.Microseconds())
+	e.observe(cmd.fullName(), took)
 	if len(c.W.Buf) > before && c.W.Buf[before] == '-' {
 		st.failed.Add(1)
 	}
