@@ -14,8 +14,9 @@ import (
 type Client struct {
 	W resp.Writer // replies waiting to be sent
 
-	id int64
-	db int
+	id   int64
+	slot int // of the engine's hot counters and keyspace lock (spread.go)
+	db   int
 	// info guards what CLIENT LIST reads from other connections.
 	info          sync.Mutex
 	name          string
@@ -102,6 +103,7 @@ func (l *clientList) add(c *Client) {
 	defer l.mu.Unlock()
 	l.nextID++
 	c.id = l.nextID
+	c.slot = slotOf(c.id)
 	l.byID[c.id] = c
 }
 

@@ -30,22 +30,15 @@ type Engine struct {
 	// mu lets ordinary commands run side by side (they touch members,
 	// which the router keeps consistent) and gives commands that change
 	// whole keys (DEL, RENAME, EXPIRE, SET, STORE, EXEC...) the keyspace
-	// alone, which is what makes them atomic as in Redis. Every command
-	// writes it (RLock), so it has a cache line of its own: the fields
-	// every command only reads (router, dbs) must not travel between
-	// cores with it.
-	_   cacheLinePad
-	mu  sync.RWMutex
-	_   cacheLinePad
+	// alone, which is what makes them atomic as in Redis.
+	mu  keyspaceLock // spread.go: each slot on its own cache line
 	dbs [Databases]*db
 
 	clients  clientList
 	counters counters
 	// dirty counts changes (elements, as Redis's server.dirty) since the
 	// start; the save schedule compares it with its value at the last save.
-	_       cacheLinePad
-	dirty   atomic.Int64
-	_       cacheLinePad
+	dirty   slotCounter
 	persist persistence // snapshot.go
 	hits    hitPool     // cmd_geosearch.go
 }
@@ -76,28 +69,14 @@ func (e *Engine) SwapRouter(build func(old *router.Router) (*router.Router, erro
 	return nil
 }
 
-// cacheLinePad keeps a counter that every command writes off the cache
-// line of its neighbours: on two cores, sharing one costs a cache miss
-// per command on each.
-type cacheLinePad [64]byte
-
 type counters struct {
-	commands    atomic.Int64 // written by every command: alone on its line
-	_           cacheLinePad
+	commands    slotCounter // written by every command (spread.go)
 	connections atomic.Int64
 	rejected    atomic.Int64
 	perCommand  sync.Map // name -> *commandStat
 	// statGen changes when CONFIG RESETSTAT forgets perCommand, so that
 	// clients drop the commandStat they cached (Client.statOf).
 	statGen atomic.Int64
-}
-
-// commandStat fills a cache line (64 bytes; the allocator aligns objects
-// of that size class to it), so that two commands running on two cores do
-// not write the same line.
-type commandStat struct {
-	calls, usec, failed atomic.Int64
-	_                   [40]byte
 }
 
 // statOf returns cmd's counters. The client keeps the last ones it used,
@@ -184,7 +163,7 @@ func (e *Engine) check(c *Client, cmd *command, args [][]byte) string {
 
 // run executes a checked command under the keyspace lock it needs.
 func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
-	e.counters.commands.Add(1)
+	e.counters.commands.Add(c.slot, 1)
 	st := c.statOf(e, cmd)
 	begin := time.Now()
 	before := len(c.W.Buf)
@@ -198,22 +177,18 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	case cmd.exclusive || (cmd.exclusiveIf != nil && cmd.exclusiveIf(args)):
 		e.runExclusive(c, cmd, args, before)
 	default:
-		e.mu.RLock()
+		e.mu.RLockSlot(c.slot)
 		if e.anyExpired(c.db, cmd, args) {
-			e.mu.RUnlock()
+			e.mu.RUnlockSlot(c.slot)
 			e.runExclusive(c, cmd, args, before)
 			break
 		}
 		e.guarded(c, cmd, args, before)
-		e.mu.RUnlock()
+		e.mu.RUnlockSlot(c.slot)
 	}
 	took := time.Since(begin) // one clock read for INFO and /metrics alike
-	st.calls.Add(1)
-	st.usec.Add(took.Microseconds())
+	st.add(c.slot, took.Microseconds(), len(c.W.Buf) > before && c.W.Buf[before] == '-')
 	e.observe(cmd.fullName(), took)
-	if len(c.W.Buf) > before && c.W.Buf[before] == '-' {
-		st.failed.Add(1)
-	}
 }
 
 func (e *Engine) runExclusive(c *Client, cmd *command, args [][]byte, before int) {
@@ -241,7 +216,7 @@ func (e *Engine) guarded(c *Client, cmd *command, args [][]byte, before int) {
 			n = 1 // a write that does not count its elements counts once
 		}
 		if n > 0 {
-			e.dirty.Add(n)
+			e.dirty.Add(c.slot, n)
 		}
 	}
 }
@@ -249,7 +224,7 @@ func (e *Engine) guarded(c *Client, cmd *command, args [][]byte, before int) {
 // runLocked executes a command whose caller already holds the keyspace
 // alone (EXEC).
 func (e *Engine) runLocked(c *Client, cmd *command, args [][]byte) {
-	e.counters.commands.Add(1)
+	e.counters.commands.Add(c.slot, 1)
 	e.expireKeys(c.db, cmd, args)
 	e.guarded(c, cmd, args, len(c.W.Buf))
 }
