@@ -168,7 +168,7 @@ func (r *Router) batchItems(k shard.Key, members []string, scores []float64) []b
 		it := &items[i]
 		it.member, it.score, it.stamp = m, scores[i], r.stamp()
 		it.cut = r.minStamp(g, it.stamp)
-		it.cur, it.exists = st.owner[m]
+		it.cur, it.exists = st.owner.get(m)
 		if it.score == 0 && !g.big.Load() {
 			it.score = 0 // a listpack stores -0 as 0
 		}
@@ -211,8 +211,8 @@ func (r *Router) stored(ctx context.Context, k shard.Key, it *batchItem) {
 
 // putBatch stores the new copies of items idx: those of local shards
 // here, the others with one PutMany per node, in parallel. A node that
-// says our view is stale gets its members one by one through onShard,
-// which refreshes the view and follows a shard that moved.
+// says our view is stale gets its members one by one through
+// onShardWrite, which refreshes the view and follows a shard that moved.
 func (r *Router) putBatch(ctx context.Context, k shard.Key, items []batchItem, idx []int) {
 	v := r.cl.View()
 	groups := map[Peer][]int{}
@@ -241,7 +241,7 @@ func (r *Router) putBatch(ctx context.Context, k shard.Key, items []batchItem, i
 
 // putGroup stores one node's share of a batch; replica says the node
 // keeps the shards' replicas, which a stale view cannot follow one member
-// at a time (onShard writes primaries): the members then fail.
+// at a time (onShardWrite starts from the primary): the members then fail.
 func (r *Router) putGroup(ctx context.Context, p Peer, k shard.Key, items []batchItem, idx []int, replica bool) {
 	ids := make([]shard.ID, len(idx))
 	es := make([]shard.Entry, len(idx))
@@ -260,7 +260,7 @@ func (r *Router) putGroup(ctx context.Context, p Peer, k shard.Key, items []batc
 	}
 	for _, i := range idx {
 		it := &items[i]
-		it.err = r.onShard(ctx, it.to, func(s *shard.Shard) error {
+		it.err = r.onShardWrite(ctx, it.to, func(s *shard.Shard) error {
 			s.Put(k, it.e)
 			return nil
 		}, func(ctx context.Context, p Peer) error {

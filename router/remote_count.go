@@ -98,7 +98,7 @@ func (r *Router) supersededHere(g *geoKey, id shard.ID, e shard.Entry) bool {
 	}
 	st := r.stripe(g, e.Member)
 	st.mu.Lock()
-	cur, ok := st.owner[e.Member]
+	cur, ok := st.owner.get(e.Member)
 	st.mu.Unlock()
 	return ok && cur.shard != id && cur.stamp > e.Stamp
 }

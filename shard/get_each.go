@@ -14,7 +14,7 @@ func (s *Shard) GetEach(k Key, members []string, fn func(i int, e Entry)) {
 	}
 	for i, m := range members {
 		if it, ok := st.get(m); ok {
-			fn(i, it.entry())
+			fn(i, st.entry(it))
 		}
 	}
 }
