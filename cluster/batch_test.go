@@ -19,8 +19,24 @@ import (
 // batch answers what the same writes one by one answer on a single router,
 // and the members end where they would.
 func TestClusterAddMany(t *testing.T) {
+	for _, replicas := range []int{0, 1} {
+		t.Run(fmt.Sprintf("replicas=%d", replicas), func(t *testing.T) { testAddMany(t, replicas) })
+	}
+}
+
+func testAddMany(t *testing.T, replicas int) {
 	etcd := etcdtest.Start(t)
-	nodes := startNodes(t, etcd.Endpoint, "a", "b", "c")
+	nodes := map[string]*Node{}
+	for i, id := range []string{"a", "b", "c"} {
+		n, err := StartNode(router.New(router.Config{PositionTTL: time.Minute}), NodeConfig{
+			Endpoints: []string{etcd.Endpoint}, Cluster: "t", ID: id, Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i),
+			Password: "pw", LeaseTTL: time.Second, Rebalance: 100 * time.Millisecond, Replicas: replicas})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(n.Close)
+		nodes[id] = n
+	}
 	settled(t, nodes, "a", "b", "c")
 	routers := []*router.Router{nodes["a"].r, nodes["b"].r, nodes["c"].r}
 	single := router.New(router.Config{PositionTTL: time.Minute})
@@ -76,6 +92,29 @@ func TestClusterAddMany(t *testing.T) {
 		}
 		if got, err := r.TryCard(key); got != len(wantRange) || err != nil {
 			t.Errorf("node %d card %d (%v), want %d", i, got, err, len(wantRange))
+		}
+	}
+	if replicas > 0 {
+		onReplicas(t, nodes, key, wantRange)
+	}
+}
+
+// onReplicas checks that every member's current copy is also on its
+// shard's replica: a batch is acknowledged only once both hold it.
+func onReplicas(t *testing.T, nodes map[string]*Node, key shard.Key, want []router.Member) {
+	t.Helper()
+	tb := nodes["a"].Table()
+	for _, m := range want {
+		found := 0
+		for _, n := range nodes {
+			for id := range tb.Owner {
+				if c, ok := n.r.GetLocal([]shard.ID{shard.ID(id)}, key, m.Name, 0); ok && c.Score == m.Score {
+					found++
+				}
+			}
+		}
+		if found < 2 {
+			t.Errorf("member %s: %d copies at its current score, want primary and replica", m.Name, found)
 		}
 	}
 }
