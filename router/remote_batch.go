@@ -44,6 +44,7 @@ type batchItem struct {
 	skip         bool // NX, XX, GT or LT leave it as it is
 	done         bool // settled by a conditional put (remote_batch_fast.go)
 	fastMiss     bool // the conditional put found no live copy
+	replicated   bool // stored on the shard's replica too (putPlan)
 	to           shard.ID
 	e            shard.Entry
 	err          error

@@ -11,71 +11,9 @@ package router
 
 import (
 	"context"
-	"sync"
 
 	"geoshard/shard"
 )
-
-// putPlan is which node stores which new copies of a batch.
-type putPlan struct {
-	items  []batchItem
-	local  []int
-	remote map[string][]int // by node id
-	mu     sync.Mutex
-}
-
-func newPutPlan(v View, items []batchItem, idx []int) *putPlan {
-	pp := &putPlan{items: items, remote: map[string][]int{}}
-	for _, i := range idx {
-		it := &items[i]
-		switch p := v.Peer(it.to); {
-		case v.Local(it.to):
-			pp.local = append(pp.local, i)
-		case p == nil:
-			it.err = errShardDown
-		default:
-			pp.remote[p.ID()] = append(pp.remote[p.ID()], i)
-		}
-	}
-	return pp
-}
-
-// here stores the local shards' new copies.
-func (pp *putPlan) here(r *Router, k shard.Key) {
-	if pp == nil {
-		return
-	}
-	for _, i := range pp.local {
-		r.shards[pp.items[i].to].Put(k, pp.items[i].e)
-	}
-}
-
-// on is what node p stores.
-func (pp *putPlan) on(p Peer) ([]shard.ID, []shard.Entry) {
-	if pp == nil {
-		return nil, nil
-	}
-	idx := pp.remote[p.ID()]
-	ids := make([]shard.ID, len(idx))
-	es := make([]shard.Entry, len(idx))
-	for j, i := range idx {
-		ids[j], es[j] = pp.items[i].to, pp.items[i].e
-	}
-	return ids, es
-}
-
-// result records how node p's call went (a retry after a stale view
-// calls it again).
-func (pp *putPlan) result(p Peer, err error) {
-	if pp == nil {
-		return
-	}
-	pp.mu.Lock()
-	defer pp.mu.Unlock()
-	for _, i := range pp.remote[p.ID()] {
-		pp.items[i].err = err
-	}
-}
 
 // getPut writes the items idx, looking them up on every node in the same
 // message that stores their new copies.
@@ -91,6 +29,7 @@ func (r *Router) getPut(ctx context.Context, k shard.Key, items []batchItem, idx
 		stamps[i] = items[i].stamp
 	}
 	r.findMissing(k, items, idx, plan)
+	plan.finish(ctx, r, k)
 	for _, i := range idx {
 		it := &items[i]
 		it.stamp = stamps[i] // the copy stored has it; findMissing may have moved it on

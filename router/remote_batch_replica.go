@@ -22,7 +22,7 @@ import (
 func (r *Router) putReplicas(ctx context.Context, k shard.Key, items []batchItem) {
 	var idx []int
 	for i := range items {
-		if !items[i].skip && items[i].err == nil {
+		if !items[i].skip && items[i].err == nil && !items[i].replicated {
 			idx = append(idx, i)
 		}
 	}
