@@ -2,6 +2,7 @@ package router
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"geoshard/shard"
@@ -73,9 +74,11 @@ func (pp *putPlan) here(r *Router, k shard.Key) {
 	}
 }
 
-// on is what node p stores.
+// on is what node p stores: nothing when p comes from another view than
+// the plan's (the table changed in between; finish writes those copies
+// one by one, following the new table).
 func (pp *putPlan) on(p Peer) ([]shard.ID, []shard.Entry) {
-	if pp == nil {
+	if pp == nil || pp.peers[p.ID()] != p {
 		return nil, nil
 	}
 	idx := pp.remote[p.ID()]
@@ -97,6 +100,7 @@ func (pp *putPlan) result(p Peer, err error) {
 	defer pp.mu.Unlock()
 	id := p.ID()
 	switch {
+	case pp.peers[id] != p: // carried none of the plan's copies (on)
 	case pp.state[id] == callStored:
 	case err != nil:
 		pp.state[id] = callFailed
@@ -111,34 +115,28 @@ func (pp *putPlan) result(p Peer, err error) {
 	}
 }
 
-// finish stores the copies of nodes the look-up did not call (a node that
-// keeps only replicas), then marks each item stored everywhere, or failed.
+// finish marks each item stored on every node it goes to, or failed
+// with a node's error; copies that no call carried (the table changed
+// while the batch was out: refused as stale, or not sent; or a node that
+// keeps only replicas and was not asked to look anything up) are written
+// one by one, to primary and replica, under the table in force.
 func (pp *putPlan) finish(ctx context.Context, r *Router, k shard.Key) {
 	pp.here(r, k)
-	for id := range pp.remote {
-		pp.mu.Lock()
-		called := pp.state[id] != 0
-		pp.mu.Unlock()
-		if called {
-			continue
-		}
-		p := pp.peers[id]
-		ids, es := pp.on(p)
-		err := errNoBatch
-		if pb, ok := p.(PeerBatcher); ok {
-			err = pb.PutMany(ctx, k, ids, es)
-		}
-		pp.result(p, err)
-	}
 	for i, n := range pp.need {
 		it := &pp.items[i]
 		switch {
 		case pp.got[i] >= n:
 			it.replicated = true
-		case pp.errs[i] != nil:
+		case pp.errs[i] != nil && !errors.Is(pp.errs[i], ErrStale):
 			it.err = pp.errs[i]
 		default:
-			it.err = errShardDown
+			it.err = r.onShardWrite(ctx, it.to, func(s *shard.Shard) error {
+				s.Put(k, it.e)
+				return nil
+			}, func(ctx context.Context, p Peer) error {
+				return p.Put(ctx, it.to, k, it.e)
+			})
+			it.replicated = it.err == nil
 		}
 	}
 }
