@@ -129,9 +129,10 @@ func (l *replicaLoad) search(ctx context.Context, i int) {
 		return
 	}
 	var missing []string
-	for _, d := range l.drivers {
-		if !seen[d.name] {
-			missing = append(missing, d.name)
+	// Only the names: ping moves the drivers meanwhile.
+	for i := range l.drivers {
+		if name := l.drivers[i].name; !seen[name] {
+			missing = append(missing, name)
 		}
 	}
 	for _, m := range l.static {
