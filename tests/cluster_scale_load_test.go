@@ -12,8 +12,8 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// procCPU is the CPU time (user and system) a process has used so far.
-func procCPU(t *testing.T, p *serverProc) time.Duration {
+// nodeCPU is the CPU time (user and system) a process has used so far.
+func nodeCPU(t *testing.T, p *serverProc) time.Duration {
 	t.Helper()
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
 	if err != nil {
@@ -34,7 +34,7 @@ func loadKey(t *testing.T, c *redis.Client, key string, ds []*redis.GeoLocation,
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for _, p := range procs {
-		cpu -= procCPU(t, p)
+		cpu -= nodeCPU(t, p)
 	}
 	begin := time.Now()
 	for i := 0; i < len(ds); i += 500 {
@@ -44,7 +44,7 @@ func loadKey(t *testing.T, c *redis.Client, key string, ds []*redis.GeoLocation,
 	}
 	wall = time.Since(begin)
 	for _, p := range procs {
-		cpu += procCPU(t, p)
+		cpu += nodeCPU(t, p)
 	}
 	if n, err := c.ZCard(ctx, key).Result(); n != int64(len(ds)) || err != nil {
 		t.Fatalf("after the load ZCARD %s is %d (%v), want %d", key, n, err, len(ds))

@@ -20,7 +20,7 @@ func updateRate(t *testing.T, c *redis.Client, ds []*redis.GeoLocation, clients 
 	var wg sync.WaitGroup
 	var cpu time.Duration
 	for _, p := range procs {
-		cpu -= procCPU(t, p)
+		cpu -= nodeCPU(t, p)
 	}
 	begin := time.Now()
 	for g := 0; g < clients; g++ {
@@ -43,7 +43,7 @@ func updateRate(t *testing.T, c *redis.Client, ds []*redis.GeoLocation, clients 
 	wg.Wait()
 	took := time.Since(begin)
 	for _, p := range procs {
-		cpu += procCPU(t, p)
+		cpu += nodeCPU(t, p)
 	}
 	if failed.Load() > 0 {
 		t.Errorf("%d of %d GEOADDs failed", failed.Load(), failed.Load()+ops.Load())
