@@ -100,7 +100,7 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	to := r.place(cur.shard, live, e.Lon, e.Lat)
 	ctx, cancel := r.callCtx()
 	defer cancel()
-	err = r.onShard(ctx, to, func(s *shard.Shard) error {
+	err = r.onShardWrite(ctx, to, func(s *shard.Shard) error {
 		s.Put(k, e)
 		return nil
 	}, func(ctx context.Context, p Peer) error {
@@ -192,7 +192,8 @@ func (r *Router) announceOwner(ctx context.Context, k shard.Key, member string, 
 // deleteCopy removes the old copy after a handoff; if its node cannot be
 // reached, the position TTL removes it later.
 func (r *Router) deleteCopy(ctx context.Context, id shard.ID, k shard.Key, member string, notAfter int64) {
-	err := r.onShard(ctx, id, func(s *shard.Shard) error {
+	err := r.onShardWrite(ctx, id, func(s *shard.Shard) error {
+		r.tombstone([]shard.ID{id}, k, member, notAfter)
 		s.Delete(k, member, notAfter)
 		return nil
 	}, func(ctx context.Context, p Peer) error {
@@ -225,7 +226,8 @@ func (r *Router) removeCluster(k shard.Key, member string) bool {
 			}
 		}
 	}
-	err := r.onNodes(ctx, nil, func(ids []shard.ID) {
+	err := r.onHolders(ctx, nil, func(ids []shard.ID) {
+		r.tombstone(ids, k, member, math.MaxInt64)
 		for _, id := range ids {
 			if e, ok := r.shards[id].Delete(k, member, math.MaxInt64); ok {
 				keep(e.Stamp)
