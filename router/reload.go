@@ -135,7 +135,7 @@ func (r *Router) MoveMembers() {
 			st := &g.stripes[i]
 			st.mu.Lock()
 			names = names[:0]
-			for member, s := range st.owner {
+			for member, s := range st.owner.all() {
 				if old(s.shard) {
 					names = append(names, member)
 				}
@@ -164,7 +164,7 @@ func (r *Router) MoveMembers() {
 // first: the new copy goes in before the old one goes, as in a handoff,
 // and a search seeing both keeps one.
 func (r *Router) moveOne(k shard.Key, st *stripe, member string, old func(shard.ID) bool) {
-	cur, ok := st.owner[member]
+	cur, ok := st.owner.get(member)
 	if !ok || !old(cur.shard) {
 		return
 	}
@@ -178,7 +178,7 @@ func (r *Router) moveOne(k shard.Key, st *stripe, member string, old func(shard.
 	r.shards[to].Put(k, e)
 	r.shards[cur.shard].Delete(k, member, math.MaxInt64)
 	cur.shard = to
-	st.owner[member] = cur
+	st.owner.set(member, cur)
 }
 
 // Moving reports a reload's move: whether one is running, and how many
