@@ -64,7 +64,11 @@ func TestTenThousandAreas(t *testing.T) {
 	if n, most := len(r.Stats().Borders()), m.Borders(); n > most {
 		t.Errorf("%d borders with counters, the map has %d", n, most)
 	}
-	// A world-wide search asks every shard: each border once.
+	// A world-wide search asks every shard that holds some of the key:
+	// each border between two of them once.
+	for i, p := range [][2]float64{{-9.8, 35.1}, {-9.4, 35.1}, {-9.8, 35.35}} {
+		r.Add(drivers, fmt.Sprintf("corner%d", i), geo.Encode(p[0], p[1]), AddFlags{})
+	}
 	west, _ := m.Lookup("cell-0-0")
 	east, _ := m.Lookup("cell-1-0")
 	far, _ := m.Lookup("cell-99-99")
@@ -102,9 +106,15 @@ func TestSmallKeyAsksItsShards(t *testing.T) {
 func TestTopBorders(t *testing.T) {
 	m := shard.GridMap(0, 40, 10, 50, 30, 30, 200)
 	r := New(Config{Regions: m, FanoutTimeout: time.Minute})
-	for i := range 2 * smallKey { // a key searched by area, not by holder
-		r.Add(drivers, fmt.Sprintf("m%d", i), geo.Encode(0.1+float64(i)*0.07, 49), AddFlags{})
+	// A key searched by area, not by holder, with members in every area
+	// (a world-wide search asks every shard holding some) and one in the
+	// catch-all by the south-west corner.
+	for i := range 30 * 30 * 3 {
+		c := i / 3
+		lon, lat := (float64(c%30)+0.3+0.2*float64(i%3))/3, 40+(float64(c/30)+0.5)/3
+		r.Add(drivers, fmt.Sprintf("m%d", i), geo.Encode(lon, lat), AddFlags{})
 	}
+	r.Add(drivers, "outside", geo.Encode(-0.05, 39.95), AddFlags{})
 	r.Search(drivers, geo.NewSearch(5, 45, geo.Shape{Box: true, Width: 40000, Height: 20000, Unit: 1000}), 0)
 	r.Search(drivers, geo.NewSearch(0.01, 40.01, geo.Shape{Radius: 2, Unit: 1000}), 0) // the south-west corner
 	all := len(r.Stats().Borders())

@@ -98,6 +98,7 @@ func (r *Router) Reload(m *shard.Map) (*Router, error) {
 	mv := &move{prev: cur}
 	for _, g := range nr.keys {
 		mv.total += g.entries.Load()
+		forgetHolders(g) // counted by the previous router's shard IDs
 	}
 	nr.move = mv
 	if r.move != nil {
@@ -148,7 +149,7 @@ func (r *Router) MoveMembers() {
 				start := time.Now()
 				if !g.dead {
 					for _, member := range chunk {
-						r.moveOne(k, st, member, old)
+						r.moveOne(k, g, st, member, old)
 					}
 				}
 				mv.longest = max(mv.longest, time.Since(start))
@@ -163,7 +164,7 @@ func (r *Router) MoveMembers() {
 // moveOne moves one member, its stripe locked, unless a write moved it
 // first: the new copy goes in before the old one goes, as in a handoff,
 // and a search seeing both keeps one.
-func (r *Router) moveOne(k shard.Key, st *stripe, member string, old func(shard.ID) bool) {
+func (r *Router) moveOne(k shard.Key, g *geoKey, st *stripe, member string, old func(shard.ID) bool) {
 	cur, ok := st.owner[member]
 	if !ok || !old(cur.shard) {
 		return
@@ -175,8 +176,10 @@ func (r *Router) moveOne(k shard.Key, st *stripe, member string, old func(shard.
 		return
 	}
 	to := r.regions.Locate(e.Lon, e.Lat)
+	r.arrive(g, member, cur.shard, true, to)
 	r.shards[to].Put(k, e)
 	r.shards[cur.shard].Delete(k, member, math.MaxInt64)
+	r.depart(g, member, cur.shard)
 	cur.shard = to
 	st.owner[member] = cur
 }

@@ -51,6 +51,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	if exists && cur.shard == to {
 		hint = cur.at
 	}
+	r.arrive(g, member, cur.shard, exists, to) // before the copy goes in: no search skips it
 	_, at := r.shards[to].PutAt(k, e, hint)
 	r.stats.Shards[to].Writes.Add(1)
 	if exists && cur.shard != to {
@@ -61,6 +62,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 		if !r.hooks.dropDeletes.Load() {
 			r.shards[cur.shard].Delete(k, member, stamp-1)
 		}
+		r.depart(g, member, cur.shard)
 	}
 	if !exists {
 		g.entries.Add(1)
@@ -118,6 +120,7 @@ func (r *Router) Remove(k shard.Key, member string) bool {
 	delete(st.owner, member)
 	g.entries.Add(-1)
 	r.shards[cur.shard].Delete(k, member, math.MaxInt64)
+	r.depart(g, member, cur.shard)
 	return cur.stamp >= r.minStamp(g, now())
 }
 

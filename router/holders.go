@@ -1,0 +1,113 @@
+package router
+
+import (
+	"slices"
+	"sync/atomic"
+
+	"geoshard/shard"
+)
+
+// holders counts, for one big key on a fine map, how many of its members
+// the owner table places in each shard, so that a search skips the shards
+// its area touches but that hold none of the key: a wide search of 10,000
+// members on 10,000 areas touches every area, a third of which are empty,
+// and asking a shard costs its lock, key map and tree root whatever it
+// holds. The counts follow the owner table, not the shards: a stale copy
+// a lost delete left behind is not counted, and a search that skips it
+// misses only what the newest copy would have outvoted anyway.
+//
+// Counts are built the first time a search needs them, stripe by stripe
+// (a writer waits for one stripe's scan at most), and kept by every write
+// after that under the member's stripe lock: a writer counts its member
+// only once its stripe is scanned, so no member is counted twice.
+type holders struct {
+	n       []atomic.Int32       // by shard ID: members whose current copy is there
+	scanned [stripes]atomic.Bool // stripe i's members are in n; set under stripe i's lock
+	ready   atomic.Bool          // every stripe is scanned: n can be trusted
+}
+
+// heldOnly filters ids (sorted, distinct; reused) down to the shards
+// that hold members of g, when g keeps counts; false when it does not
+// (yet): the caller asks every shard in ids.
+func (r *Router) heldOnly(g *geoKey, ids []shard.ID) ([]shard.ID, bool) {
+	h := r.holdersOf(g)
+	if h == nil {
+		return ids, false
+	}
+	return slices.DeleteFunc(ids, func(id shard.ID) bool { return h.n[id].Load() == 0 }), true
+}
+
+// holdersOf returns g's counts, building them if no search has yet; nil
+// while another search builds them or when they do not fit the router's
+// shards (a reload replaced them).
+func (r *Router) holdersOf(g *geoKey) *holders {
+	h := g.holders.Load()
+	if h == nil {
+		h = &holders{n: make([]atomic.Int32, len(r.shards))}
+		if !g.holders.CompareAndSwap(nil, h) {
+			return nil
+		}
+		if !r.countHolders(g, h) {
+			g.holders.CompareAndSwap(h, nil)
+			return nil
+		}
+		h.ready.Store(true)
+	}
+	if !h.ready.Load() || len(h.n) != len(r.shards) {
+		return nil
+	}
+	return h
+}
+
+// countHolders scans g's owner table into h, one stripe at a time; false
+// if a member is in a shard h has no count for.
+func (r *Router) countHolders(g *geoKey, h *holders) bool {
+	for i := range g.stripes {
+		st := &g.stripes[i]
+		st.mu.Lock()
+		for _, s := range st.owner {
+			if int(s.shard) >= len(h.n) {
+				st.mu.Unlock()
+				return false
+			}
+			h.n[s.shard].Add(1)
+		}
+		h.scanned[i].Store(true)
+		st.mu.Unlock()
+	}
+	return true
+}
+
+// arrive counts member into shard to, which the caller calls before the
+// copy goes in (so that no search skips the shard while it holds the
+// copy), unless the member was there already (had, in from). The caller
+// holds the member's stripe lock.
+func (r *Router) arrive(g *geoKey, member string, from shard.ID, had bool, to shard.ID) {
+	if !had || from != to {
+		r.countHeld(g, member, to, 1)
+	}
+}
+
+// depart counts member out of shard from, after its copy there is gone
+// (or, on a handoff, after the new one is in). The caller holds the
+// member's stripe lock.
+func (r *Router) depart(g *geoKey, member string, from shard.ID) {
+	r.countHeld(g, member, from, -1)
+}
+
+func (r *Router) countHeld(g *geoKey, member string, id shard.ID, d int32) {
+	h := g.holders.Load()
+	if h == nil || !h.scanned[r.stripeOf(member)].Load() {
+		return // not kept, or the scan of this stripe will count it
+	}
+	if int(id) >= len(h.n) {
+		g.holders.CompareAndSwap(h, nil) // cannot count it: start again
+		return
+	}
+	h.n[id].Add(d)
+}
+
+// forgetHolders drops g's counts, for a writer that changed its owner
+// table without counting (a snapshot's bulk restore, a reload's new
+// shard IDs): the next search counts again.
+func forgetHolders(g *geoKey) { g.holders.Store(nil) }
