@@ -34,8 +34,16 @@ func (r *Router) SearchInto(dst []shard.Hit, k shard.Key, q *geo.Search, limit i
 		return Result{Hits: dst}
 	}
 	ids := r.asked(g, q)
-	r.stats.countFanOut(len(ids))
 	cut := r.minStamp(g, now())
+	if r.fromOwners(g, len(ids)) {
+		r.stats.countFanOut(0) // no shard asked
+		res := Result{Hits: merge(r.scanOwners(g, q, cut, dst))}
+		if limit > 0 && len(res.Hits) > limit {
+			res.Hits = res.Hits[:limit]
+		}
+		return res
+	}
+	r.stats.countFanOut(len(ids))
 	plan := r.planCells(q)
 	if len(ids) == 1 && r.local(ids[0]) {
 		// The common case pays for no merge.
