@@ -25,11 +25,14 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 	if g == nil && r.cl == nil {
 		return Result{}, true
 	}
-	if !q.NearestFirst() || n > maxNearest || r.moving() != nil {
-		// While a reload moves members, the walk's shortcuts (the
-		// centre's shard first) do not hold: the full search serves.
+	if !q.NearestFirst() || n > maxNearest {
 		return Result{}, false
 	}
+	// While a reload moves members the walk holds as it is: a member not
+	// moved yet lies within its previous shard's area and margin, and
+	// asked and touching name the previous map's shards too, so any shard
+	// that can hold a nearer member is asked; a member caught between its
+	// two copies shows up twice, which sends the caller to the full search.
 	ids := r.asked(g, q)
 	cut := r.minStamp(g, now())
 	// Each shard gives its n+1 nearest: enough to see whether the n-th
