@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"geoshard/geo"
 	"geoshard/shard"
 )
 
@@ -24,17 +25,55 @@ type holders struct {
 	n       []atomic.Int32       // by shard ID: members whose current copy is there
 	scanned [stripes]atomic.Bool // stripe i's members are in n; set under stripe i's lock
 	ready   atomic.Bool          // every stripe is scanned: n can be trusted
+	// arrivals counts counts gone from 0 to 1: a search that skipped the
+	// empty shards sees from it whether one filled up meanwhile.
+	arrivals atomic.Uint64
+}
+
+// heldMark is what a search's list of shards owed to g's counts: the
+// counts it read (nil: none) and their arrivals before it read them.
+type heldMark struct {
+	g        *geoKey
+	h        *holders
+	arrivals uint64
 }
 
 // heldOnly filters ids (sorted, distinct; reused) down to the shards
-// that hold members of g, when g keeps counts; false when it does not
-// (yet): the caller asks every shard in ids.
-func (r *Router) heldOnly(g *geoKey, ids []shard.ID) ([]shard.ID, bool) {
+// that hold members of g, when g keeps counts, and marks what it read for
+// missed; when g keeps none (yet) the caller asks every shard in ids.
+func (r *Router) heldOnly(g *geoKey, ids []shard.ID) ([]shard.ID, heldMark) {
 	h := r.holdersOf(g)
 	if h == nil {
-		return ids, false
+		return ids, heldMark{}
 	}
-	return slices.DeleteFunc(ids, func(id shard.ID) bool { return h.n[id].Load() == 0 }), true
+	mark := heldMark{g, h, h.arrivals.Load()}
+	return slices.DeleteFunc(ids, func(id shard.ID) bool { return h.n[id].Load() == 0 }), mark
+}
+
+// missed returns the shards q touches that a search asking ids skipped as
+// empty but that came to hold some of the key since (sorted, distinct):
+// a member handed off, or moved by a reload, into one of them after the
+// search chose its shards may have left the shard it was in before the
+// search got there. The new copy goes in before the old one goes, so
+// asking these afterwards finds it.
+func (r *Router) missed(m heldMark, q *geo.Search, ids []shard.ID) []shard.ID {
+	if m.h == nil {
+		return nil
+	}
+	cur := m.g.holders.Load()
+	if cur == m.h && m.h.arrivals.Load() == m.arrivals {
+		return nil
+	}
+	var late []shard.ID
+	for _, id := range r.touching(q) {
+		if _, asked := slices.BinarySearch(ids, id); asked {
+			continue
+		}
+		if cur != m.h || int(id) >= len(cur.n) || cur.n[id].Load() > 0 {
+			late = append(late, id) // counts replaced meanwhile: ask every shard skipped
+		}
+	}
+	return late
 }
 
 // holdersOf returns g's counts, building them if no search has yet; nil
@@ -104,7 +143,9 @@ func (r *Router) countHeld(g *geoKey, member string, id shard.ID, d int32) {
 		g.holders.CompareAndSwap(h, nil) // cannot count it: start again
 		return
 	}
-	h.n[id].Add(d)
+	if h.n[id].Add(d) == 1 && d > 0 {
+		h.arrivals.Add(1)
+	}
 }
 
 // forgetHolders drops g's counts, for a writer that changed its owner

@@ -70,7 +70,7 @@ func checkSearches(t *testing.T, r *Router, pts map[string]float64, rng *rand.Ra
 		}
 		// The shards asked (when the search fans out) hold every hit.
 		g := r.key(drivers, false)
-		asked := r.asked(g, q)
+		asked, _ := r.asked(g, q)
 		for _, m := range want {
 			st := r.stripe(g, m)
 			st.mu.Lock()
@@ -101,8 +101,8 @@ func TestHoldersFollowTheOwnerTable(t *testing.T) {
 	}
 	g := r.key(drivers, false)
 	world := geo.NewSearch(0, 0, geo.Shape{Box: true, Width: 40000, Height: 20000, Unit: 1000})
-	if asks := len(r.asked(g, world)); asks != len(ownerCounts(g)) {
-		t.Fatalf("world search asks %d shards; %d hold the key", asks, len(ownerCounts(g)))
+	if ids, _ := r.asked(g, world); len(ids) != len(ownerCounts(g)) {
+		t.Fatalf("world search asks %d shards; %d hold the key", len(ids), len(ownerCounts(g)))
 	}
 	checkHolders(t, r, g, "built")
 

@@ -33,7 +33,8 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 	// asked and touching name the previous map's shards too, so any shard
 	// that can hold a nearer member is asked; a member caught between its
 	// two copies shows up twice, which sends the caller to the full search.
-	ids := r.asked(g, q)
+	asked, mark := r.asked(g, q)
+	ids := asked
 	cut := r.minStamp(g, now())
 	// Each shard gives its n+1 nearest: enough to see whether the n-th
 	// and the next are tied.
@@ -80,6 +81,11 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 		}
 	}
 	r.stats.countFanOut(res.Shards)
+	if len(r.missed(mark, q, asked)) > 0 {
+		// A member came meanwhile to a shard skipped as empty: the full
+		// search asks it.
+		return Result{}, false
+	}
 	// Nearest first; equal distances in discovery order, as Redis's
 	// stable full sort leaves them when it returns every hit.
 	slices.SortFunc(res.Hits, func(a, b shard.Hit) int {
