@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"geoshard/geo"
 	"geoshard/shard"
 )
 
@@ -129,6 +130,7 @@ func (r *Router) MoveMembers() {
 		if g == nil {
 			continue
 		}
+		r.reserveMoves(k, g, old)
 		for i := range g.stripes {
 			if mv.cancel.Load() {
 				return
@@ -159,6 +161,36 @@ func (r *Router) MoveMembers() {
 		}
 	}
 	mv.done.Store(true)
+}
+
+// reserveMoves makes room in each shard of the new map for the members of
+// k it is about to receive, while it is still (nearly) empty: growing a
+// shard's set as members arrive one by one would copy its slab and rehash
+// its name index at each doubling, holding that shard, and the mover's
+// stripe, for as long as that takes (up to a second at 1M members on a
+// loaded machine, BenchmarkReload). Scores are read a stripe at a time and
+// placed outside its lock.
+func (r *Router) reserveMoves(k shard.Key, g *geoKey, old func(shard.ID) bool) {
+	counts := make(map[shard.ID]int)
+	var scores []float64
+	for i := range g.stripes {
+		st := &g.stripes[i]
+		scores = scores[:0]
+		st.mu.Lock()
+		for _, s := range st.owner {
+			if old(s.shard) {
+				scores = append(scores, s.score)
+			}
+		}
+		st.mu.Unlock()
+		for _, score := range scores {
+			lon, lat := geo.Decode(score)
+			counts[r.regions.Locate(lon, lat)]++
+		}
+	}
+	for id, n := range counts {
+		r.shards[id].Reserve(k, n)
+	}
 }
 
 // moveOne moves one member, its stripe locked, unless a write moved it
