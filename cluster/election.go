@@ -6,6 +6,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"time"
 
@@ -13,12 +14,17 @@ import (
 	"go.etcd.io/etcd/client/v3/concurrency"
 )
 
-// assignment is what the elected node publishes: which node owns each
-// shard, by shard name, with a version every change increments.
+// assignment is what the elected node publishes: which node holds each
+// shard as primary and as replica, by shard name, with a version every
+// change increments. Since is the version at which each replica was
+// placed: its node reports the fill of that placement (synced records).
 type assignment struct {
-	Version int64             `json:"version"`
-	Regions string            `json:"regions"`
-	Owners  map[string]string `json:"owners"`
+	Version  int64             `json:"version"`
+	Regions  string            `json:"regions"`
+	Owners   map[string]string `json:"owners"`
+	Replicas map[string]string `json:"replicas,omitempty"`
+	Since    map[string]int64  `json:"since,omitempty"`
+	Starts   map[string]int64  `json:"starts,omitempty"` // each live node's process start when planned
 }
 
 // lead campaigns for leadership and, once elected, keeps the assignment
@@ -61,18 +67,23 @@ func (n *Node) lead(ctx context.Context, sess *concurrency.Session) {
 func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
 	m := n.r.Regions()
 	n.mu.Lock()
-	cur := make([]string, m.Len())
-	for i := range cur {
-		cur[i] = n.assign.Owners[m.Name(shardID(i))]
-	}
+	cur := n.placementLocked(m.Len())
 	live := make([]string, 0, len(n.members))
+	starts, restarted := map[string]int64{}, 0
 	for id := range n.members {
+		starts[id] = n.starts[id]
+		if s := n.assign.Starts[id]; s != 0 && s != n.starts[id] {
+			// Restarted within its lease: its copies are gone. Planned as
+			// dead this once (its replicas take over), as new after.
+			restarted++
+			continue
+		}
 		live = append(live, id)
 	}
-	version, modRev := n.assign.Version, n.modRev
+	version, modRev, old := n.assign.Version, n.modRev, n.assign
 	n.mu.Unlock()
 	dead := 0
-	for _, o := range cur {
+	for _, o := range cur.primary {
 		if !slices.Contains(live, o) {
 			dead++
 		}
@@ -80,13 +91,21 @@ func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
 	if dead > 0 && n.settling() {
 		return false // the lead loop asks again every rebalancing interval
 	}
-	next, changed := plan(cur, live, n.cfg.MaxMoves)
-	if !changed {
+	next, changed := plan(cur, live, n.cfg.Replicas > 0, n.cfg.MaxMoves)
+	if !changed && restarted == 0 && maps.Equal(starts, old.Starts) {
 		return false
 	}
-	a := assignment{Version: version + 1, Regions: m.Version(), Owners: map[string]string{}}
-	for i, o := range next {
-		a.Owners[m.Name(shardID(i))] = o
+	a := assignment{Version: version + 1, Regions: m.Version(), Owners: map[string]string{},
+		Replicas: map[string]string{}, Since: map[string]int64{}, Starts: starts}
+	for i, o := range next.primary {
+		name := m.Name(shardID(i))
+		a.Owners[name] = o
+		if r := next.replica[i]; r != "" {
+			a.Replicas[name], a.Since[name] = r, version+1
+			if old.Replicas[name] == r {
+				a.Since[name] = old.Since[name]
+			}
+		}
 	}
 	data, err := json.Marshal(a)
 	if err != nil {
@@ -111,4 +130,18 @@ func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
 	n.log.Info("cluster: published assignment", "version", a.Version, "live", len(live),
 		"reassigned_from_dead", dead)
 	return dead == 0
+}
+
+// placementLocked is the published assignment as plan takes it, with
+// each replica's fill as its node reported it; the caller holds n.mu.
+func (n *Node) placementLocked(shards int) placement {
+	m := n.r.Regions()
+	p := placement{primary: make([]string, shards), replica: make([]string, shards), synced: make([]bool, shards)}
+	for i := range p.primary {
+		name := m.Name(shardID(i))
+		p.primary[i], p.replica[i] = n.assign.Owners[name], n.assign.Replicas[name]
+		rec, ok := n.synced[name]
+		p.synced[i] = ok && rec.Node == p.replica[i] && rec.Since == n.assign.Since[name]
+	}
+	return p
 }

@@ -91,6 +91,8 @@ func serveInternal(r *router.Router, name string, t *Table, p *parser, w Replier
 			r.RenameLocal(from, to)
 			w.Int(1)
 		}
+	case "geoshard.dump":
+		internalDump(r, t, p, w)
 	case "geoshard.keys":
 		internalKeys(r, p, w)
 	case "geoshard.flush":

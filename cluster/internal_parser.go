@@ -60,7 +60,7 @@ func (p *parser) shard(t *Table) shard.ID {
 		p.fail("bad shard " + itoa(n))
 		return 0
 	}
-	if !t.Local(shard.ID(n)) {
+	if !t.Holds(shard.ID(n)) {
 		p.fail(errNotOwnerPrefix + " shard " + itoa(n))
 	}
 	return shard.ID(n)

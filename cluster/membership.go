@@ -21,7 +21,7 @@ func (n *Node) membership(ctx context.Context) {
 		sess, err := concurrency.NewSession(n.cli, concurrency.WithTTL(ttl), concurrency.WithContext(ctx))
 		if err == nil {
 			pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-			val, _ := json.Marshal(member{Addr: n.cfg.Advertise, Bus: n.bus.addr()})
+			val, _ := json.Marshal(member{Addr: n.cfg.Advertise, Bus: n.bus.addr(), Start: n.started})
 			_, err = n.cli.Put(pctx, n.membersKey()+n.cfg.ID, string(val), clientv3.WithLease(sess.Lease()))
 			cancel()
 			if err != nil {
@@ -35,6 +35,10 @@ func (n *Node) membership(ctx context.Context) {
 			}
 			continue
 		}
+		n.mu.Lock()
+		n.lease = sess.Lease()
+		n.mu.Unlock()
+		n.reportFills(ctx)
 		n.owner.Store(true)
 		n.etcdUp()
 		n.registered.Store(time.Now().UnixNano())

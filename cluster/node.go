@@ -40,6 +40,7 @@ type NodeConfig struct {
 	Rebalance   time.Duration // pause between rebalancing steps; 0: 2 s
 	MaxMoves    int           // shards a rebalancing step may move; 0: 2
 	CallTimeout time.Duration // per remote call other than searches; 0: 1 s
+	Replicas    int           // replicas per shard: 0 or 1 (cluster-replicas)
 	Logger      *slog.Logger  // nil: slog's default
 }
 
@@ -59,9 +60,14 @@ type Node struct {
 	members map[string]string // live node id -> bus address
 	addrs   map[string]string // live node id -> client address
 	assign  assignment
-	modRev  int64            // mod revision of the assignment key, 0: none
-	peers   map[string]*peer // by node id
-	changed chan struct{}    // pinged on every change, for the leader
+	modRev  int64                 // mod revision of the assignment key, 0: none
+	peers   map[string]*peer      // by node id
+	changed chan struct{}         // pinged on every change, for the leader
+	synced  map[string]syncRecord // shard name -> the fill its replica reported
+	starts  map[string]int64      // live node id -> its process start
+	started int64                 // this process's start (unix ns)
+	filling map[string]fillMark   // shard name -> the replica placement this node fills or filled
+	lease   clientv3.LeaseID      // this node's lease while registered
 
 	table      atomic.Pointer[Table] // the routing in force
 	owner      atomic.Bool           // registered under a live lease
@@ -72,17 +78,20 @@ type Node struct {
 	registered atomic.Int64 // unix ns of the last registration
 	tableAt    atomic.Int64 // unix ns of the last table swap
 
-	health health // ops.go
+	health  health                            // ops.go
+	failing atomic.Pointer[map[string]string] // the latest health checks' failures, for the tables
 
 	bus    *bus
+	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
 
 // member is what a node registers under its lease.
 type member struct {
-	Addr string `json:"addr"` // for clients
-	Bus  string `json:"bus"`  // for other nodes
+	Addr  string `json:"addr"`            // for clients
+	Bus   string `json:"bus"`             // for other nodes
+	Start int64  `json:"start,omitempty"` // this process's start (unix ns): a restart shows as a new one
 }
 
 func (n *Node) membersKey() string    { return n.prefix + "members/" }
@@ -108,9 +117,11 @@ func StartNode(r *router.Router, cfg NodeConfig) (*Node, error) {
 	n := &Node{r: r, cfg: cfg, cli: cli, log: cfg.Logger.With("node", cfg.ID),
 		prefix:  "/geoshard/" + cfg.Cluster + "/",
 		members: map[string]string{}, addrs: map[string]string{}, peers: map[string]*peer{},
+		synced: map[string]syncRecord{}, filling: map[string]fillMark{}, ctx: ctx,
+		starts: map[string]int64{}, started: time.Now().UnixNano(),
 		changed: make(chan struct{}, 1), cancel: cancel}
 	// Until the first assignment arrives no shard is served anywhere.
-	n.table.Store(newTable(0, cfg.ID, make([]string, r.ShardCount()), nil, cfg.Password))
+	n.table.Store(newTable(0, cfg.ID, make([]string, r.ShardCount()), nil, nil, nil, false, cfg.Password))
 	b, err := startBus(n.serveBus, cfg.Bus, cfg.BusTLS, cfg.Password, cfg.Logger)
 	if err != nil {
 		cancel()

@@ -84,6 +84,7 @@ func (n *Node) checkHealth(ctx context.Context) {
 		n.mu.Unlock()
 		n.health.mu.Lock()
 		n.health.failed = failed
+		n.failing.Store(&failed)
 		if lerr == nil {
 			n.health.leader = leader
 		}
@@ -132,12 +133,25 @@ func (n *Node) downNow(t *Table) int {
 	bad := n.unreachable()
 	down := 0
 	for i, o := range t.Owner {
-		_, failing := bad[o]
-		if t.Down(shard.ID(i)) || failing {
+		if t.Down(shard.ID(i)) || n.failingHolders(t, i, o, bad) {
 			down++
 		}
 	}
 	return down
+}
+
+// failingHolders reports whether neither the shard's primary nor its
+// replica answers health checks (a replica answers for a failing primary).
+func (n *Node) failingHolders(t *Table, i int, primary string, bad map[string]string) bool {
+	if _, failing := bad[primary]; !failing {
+		return false
+	}
+	r := ""
+	if i < len(t.Replica) {
+		r = t.Replica[i]
+	}
+	_, rfailing := bad[r]
+	return r == "" || rfailing || t.Down(shard.ID(i))
 }
 
 // serveBus answers the operator's bus commands, PING and SHARDS, which
@@ -235,7 +249,10 @@ func (n *Node) Overview(ctx context.Context, counts bool) router.Overview {
 	sizes := n.shardSizes(ctx, counts, t, peers, bad)
 	for i, owner := range t.Owner {
 		sv := router.ShardView{Name: m.Name(shard.ID(i)), Primary: owner, State: router.ShardUp, Members: -1}
-		_, failing := bad[owner]
+		if i < len(t.Replica) {
+			sv.Replica = t.Replica[i]
+		}
+		failing := n.failingHolders(t, i, owner, bad)
 		switch {
 		case owner == "":
 			sv.State = router.ShardUnassigned

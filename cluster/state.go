@@ -27,8 +27,9 @@ func (n *Node) load(ctx context.Context) error {
 	if resp.Header.Revision < n.rev {
 		return nil
 	}
-	n.members, n.addrs = map[string]string{}, map[string]string{}
+	n.members, n.addrs, n.starts = map[string]string{}, map[string]string{}, map[string]int64{}
 	n.assign, n.modRev = assignment{}, 0
+	n.synced = map[string]syncRecord{}
 	for _, kv := range resp.Kvs {
 		n.applyKV(string(kv.Key), kv.Value, kv.ModRevision, false)
 	}
@@ -92,11 +93,14 @@ func (n *Node) applyKV(key string, val []byte, modRev int64, deleted bool) {
 		case deleted:
 			delete(n.members, id)
 			delete(n.addrs, id)
+			delete(n.starts, id)
 		case json.Unmarshal(val, &m) != nil || m.Bus == "":
 			n.log.Error("cluster: bad member record in etcd", "node", id)
 		default:
-			n.members[id], n.addrs[id] = m.Bus, m.Addr
+			n.members[id], n.addrs[id], n.starts[id] = m.Bus, m.Addr, m.Start
 		}
+	case strings.HasPrefix(key, n.syncedKey()):
+		n.applySynced(strings.TrimPrefix(key, n.syncedKey()), val, deleted)
 	case key == n.assignmentKey():
 		if deleted {
 			n.assign, n.modRev = assignment{}, 0
@@ -119,10 +123,8 @@ func (n *Node) applyKV(key string, val []byte, modRev int64, deleted bool) {
 // the caller holds n.mu.
 func (n *Node) swapTable() {
 	m := n.r.Regions()
-	owners := make([]string, m.Len())
-	for i := range owners {
-		owners[i] = n.assign.Owners[m.Name(shardID(i))]
-	}
+	pl := n.placementLocked(m.Len())
+	owners, replicas := pl.primary, pl.replica
 	live := map[string]*peer{}
 	for id, addr := range n.members {
 		if id == n.cfg.ID {
@@ -145,11 +147,19 @@ func (n *Node) swapTable() {
 		}
 	}
 	old := n.Table()
-	t := newTable(n.assign.Version, n.cfg.ID, owners, live, n.cfg.Password)
-	n.table.Store(t)
+	// A process that restarted within its lease is still a member, but
+	// the assignment was made for its previous life, whose copies are
+	// gone: it serves none of them until the leader places it anew.
+	restarted := n.assign.Starts[n.cfg.ID] != 0 && n.assign.Starts[n.cfg.ID] != n.started
+	t := newTable(n.assign.Version, n.cfg.ID, owners, replicas, pl.synced, live, restarted, n.cfg.Password)
+	t.failing = &n.failing
 	cut := time.Now().UnixNano()
+	fills := n.startFills(old, t, cut)
+	n.table.Store(t)
 	for i := range owners {
-		if id := shardID(i); old != nil && old.Local(id) != t.Local(id) {
+		// A shard this node starts or stops keeping: its copies here are
+		// from an earlier time (a new replica clears them in its fill).
+		if id := shardID(i); old != nil && old.Holds(id) != t.Holds(id) && !fills[id] {
 			go n.r.ClearShard(id, cut)
 		}
 	}

@@ -14,8 +14,9 @@ import (
 type Client struct {
 	W resp.Writer // replies waiting to be sent
 
-	id int64
-	db int
+	id   int64
+	slot int // of the engine's hot counters and keyspace lock (spread.go)
+	db   int
 	// info guards what CLIENT LIST reads from other connections.
 	info          sync.Mutex
 	name          string
@@ -35,6 +36,11 @@ type Client struct {
 	// schedule; counted says the command reported it (see Engine.guarded).
 	changes int64
 	counted bool
+	// The counters of the last command run (Client.statOf), valid while
+	// statGen matches the engine's.
+	statCmd *command
+	stat    *commandStat
+	statGen int64
 }
 
 // changed records that the running command changed n elements (members
@@ -97,6 +103,7 @@ func (l *clientList) add(c *Client) {
 	defer l.mu.Unlock()
 	l.nextID++
 	c.id = l.nextID
+	c.slot = slotOf(c.id)
 	l.byID[c.id] = c
 }
 

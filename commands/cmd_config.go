@@ -166,6 +166,7 @@ func configResetStat(e *Engine, c *Client, args [][]byte) {
 		e.counters.perCommand.Delete(k)
 		return true
 	})
+	e.counters.statGen.Add(1) // after the deletes: clients drop their cached stats
 	c.W.OK()
 }
 

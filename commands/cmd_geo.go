@@ -56,8 +56,15 @@ triples:
 		c.W.Error(errSyntax)
 		return
 	}
-	// Every triple is checked before anything is written.
-	scores := make([]float64, len(rest)/3)
+	// Every triple is checked before anything is written. A ping moves
+	// one driver: its score stays on the stack.
+	var small [4]float64
+	scores := small[:0]
+	if n := len(rest) / 3; n > len(small) {
+		scores = make([]float64, n)
+	} else {
+		scores = small[:n]
+	}
 	for j := range scores {
 		lon, lat, err := parseLonLat(rest[3*j], rest[3*j+1])
 		if err != "" {

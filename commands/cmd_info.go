@@ -202,7 +202,8 @@ func infoPersistence(e *Engine, c *Client, b *infoBuilder) {
 func infoStats(e *Engine, c *Client, b *infoBuilder) {
 	var errors int64
 	e.counters.perCommand.Range(func(_, v any) bool {
-		errors += v.(*commandStat).failed.Load()
+		_, _, failed := v.(*commandStat).totals()
+		errors += failed
 		return true
 	})
 	b.int("total_connections_received", e.counters.connections.Load())
@@ -250,7 +251,7 @@ func infoCommandStats(e *Engine, c *Client, b *infoBuilder) {
 	sort.Strings(names)
 	for _, n := range names {
 		st := e.stat(n)
-		calls, usec := st.calls.Load(), st.usec.Load()
+		calls, usec, failed := st.totals()
 		per := 0.0
 		if calls > 0 {
 			per = float64(usec) / float64(calls)
@@ -258,7 +259,7 @@ func infoCommandStats(e *Engine, c *Client, b *infoBuilder) {
 		b.field("cmdstat_"+n, "calls="+strconv.FormatInt(calls, 10)+
 			",usec="+strconv.FormatInt(usec, 10)+
 			",usec_per_call="+strconv.FormatFloat(per, 'f', 2, 64)+
-			",rejected_calls=0,failed_calls="+strconv.FormatInt(st.failed.Load(), 10))
+			",rejected_calls=0,failed_calls="+strconv.FormatInt(failed, 10))
 	}
 }
 

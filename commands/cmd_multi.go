@@ -123,10 +123,6 @@ func execCmd(e *Engine, c *Client, args [][]byte) {
 			c.prepared = prepared[i]
 		}
 		e.runLocked(c, qc.cmd, qc.args)
-		st.calls.Add(1)
-		st.usec.Add(time.Since(begin).Microseconds())
-		if len(c.W.Buf) > before && c.W.Buf[before] == '-' {
-			st.failed.Add(1)
-		}
+		st.add(c.slot, time.Since(begin).Microseconds(), len(c.W.Buf) > before && c.W.Buf[before] == '-')
 	}
 }

@@ -31,14 +31,14 @@ type Engine struct {
 	// which the router keeps consistent) and gives commands that change
 	// whole keys (DEL, RENAME, EXPIRE, SET, STORE, EXEC...) the keyspace
 	// alone, which is what makes them atomic as in Redis.
-	mu  sync.RWMutex
+	mu  keyspaceLock // spread.go: each slot on its own cache line
 	dbs [Databases]*db
 
 	clients  clientList
 	counters counters
 	// dirty counts changes (elements, as Redis's server.dirty) since the
 	// start; the save schedule compares it with its value at the last save.
-	dirty   atomic.Int64
+	dirty   slotCounter
 	persist persistence // snapshot.go
 	hits    hitPool     // cmd_geosearch.go
 }
@@ -70,14 +70,24 @@ func (e *Engine) SwapRouter(build func(old *router.Router) (*router.Router, erro
 }
 
 type counters struct {
-	commands    atomic.Int64
+	commands    slotCounter // written by every command (spread.go)
 	connections atomic.Int64
 	rejected    atomic.Int64
 	perCommand  sync.Map // name -> *commandStat
+	// statGen changes when CONFIG RESETSTAT forgets perCommand, so that
+	// clients drop the commandStat they cached (Client.statOf).
+	statGen atomic.Int64
 }
 
-type commandStat struct {
-	calls, usec, failed atomic.Int64
+// statOf returns cmd's counters. The client keeps the last ones it used,
+// because a connection mostly repeats one command (a dispatcher's pings):
+// that saves a sync.Map lookup per command.
+func (c *Client) statOf(e *Engine, cmd *command) *commandStat {
+	gen := e.counters.statGen.Load()
+	if c.statCmd != cmd || c.statGen != gen || c.stat == nil {
+		c.statCmd, c.statGen, c.stat = cmd, gen, e.stat(cmd.fullName())
+	}
+	return c.stat
 }
 
 func (e *Engine) stat(name string) *commandStat {
@@ -99,7 +109,7 @@ func (e *Engine) Exec(c *Client, args [][]byte) {
 			cmd = sub
 		}
 	}
-	if cmd != nil {
+	if cmd != nil && c.lastCmd.Load() != cmd {
 		c.lastCmd.Store(cmd) // as Redis's lastcmd: set once the command is known
 	}
 	if c.multi != nil && (cmd == nil || !isMultiControl(cmd.name)) {
@@ -153,8 +163,8 @@ func (e *Engine) check(c *Client, cmd *command, args [][]byte) string {
 
 // run executes a checked command under the keyspace lock it needs.
 func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
-	e.counters.commands.Add(1)
-	st := e.stat(cmd.fullName())
+	e.counters.commands.Add(c.slot, 1)
+	st := c.statOf(e, cmd)
 	begin := time.Now()
 	before := len(c.W.Buf)
 	if cmd.prepare != nil {
@@ -167,21 +177,18 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	case cmd.exclusive || (cmd.exclusiveIf != nil && cmd.exclusiveIf(args)):
 		e.runExclusive(c, cmd, args, before)
 	default:
-		e.mu.RLock()
+		e.mu.RLockSlot(c.slot)
 		if e.anyExpired(c.db, cmd, args) {
-			e.mu.RUnlock()
+			e.mu.RUnlockSlot(c.slot)
 			e.runExclusive(c, cmd, args, before)
 			break
 		}
 		e.guarded(c, cmd, args, before)
-		e.mu.RUnlock()
+		e.mu.RUnlockSlot(c.slot)
 	}
-	st.calls.Add(1)
-	st.usec.Add(time.Since(begin).Microseconds())
-	e.observe(cmd.fullName(), begin)
-	if len(c.W.Buf) > before && c.W.Buf[before] == '-' {
-		st.failed.Add(1)
-	}
+	took := time.Since(begin) // one clock read for INFO and /metrics alike
+	st.add(c.slot, took.Microseconds(), len(c.W.Buf) > before && c.W.Buf[before] == '-')
+	e.observe(cmd.fullName(), took)
 }
 
 func (e *Engine) runExclusive(c *Client, cmd *command, args [][]byte, before int) {
@@ -209,7 +216,7 @@ func (e *Engine) guarded(c *Client, cmd *command, args [][]byte, before int) {
 			n = 1 // a write that does not count its elements counts once
 		}
 		if n > 0 {
-			e.dirty.Add(n)
+			e.dirty.Add(c.slot, n)
 		}
 	}
 }
@@ -217,7 +224,7 @@ func (e *Engine) guarded(c *Client, cmd *command, args [][]byte, before int) {
 // runLocked executes a command whose caller already holds the keyspace
 // alone (EXEC).
 func (e *Engine) runLocked(c *Client, cmd *command, args [][]byte) {
-	e.counters.commands.Add(1)
+	e.counters.commands.Add(c.slot, 1)
 	e.expireKeys(c.db, cmd, args)
 	e.guarded(c, cmd, args, len(c.W.Buf))
 }

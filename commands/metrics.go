@@ -11,9 +11,9 @@ type CommandObserver func(name string, d time.Duration)
 func (c *Config) ObserveCommands(f CommandObserver) { c.hooks.observe.Store(&f) }
 
 // observe reports a finished command to the observer, if any.
-func (e *Engine) observe(name string, begin time.Time) {
+func (e *Engine) observe(name string, took time.Duration) {
 	if f := e.config.hooks.observe.Load(); f != nil {
-		(*f)(name, time.Since(begin))
+		(*f)(name, took)
 	}
 }
 

@@ -49,6 +49,14 @@ type Reader struct {
 	BigBytes int64
 	args     [][]byte
 	buf      []byte
+	spans    []span // where each word of the command being read lies
+}
+
+// span is where one word of a command lies: in Reader.buf, or on its own
+// when it is a big bulk (readBig).
+type span struct {
+	lo, hi int
+	big    []byte
 }
 
 // NewReader returns a Reader with Redis's default limits.
@@ -66,6 +74,9 @@ func (r *Reader) Buffered() int { return r.rd.Buffered() }
 func (r *Reader) ReadCommand() ([][]byte, error) {
 	if cap(r.buf) > keepBuf {
 		r.buf = nil // a long pipeline's words: not pinned to an idle client
+	}
+	if cap(r.spans) > keepSpans {
+		r.spans = nil // nor a huge command's word list
 	}
 	r.args = r.args[:0]
 	for {
@@ -99,14 +110,14 @@ func (r *Reader) readOne() ([][]byte, error) {
 		return nil, nil
 	}
 	// Arguments are copied into one buffer so that a pipeline of small
-	// commands costs no allocation per argument.
+	// commands costs no allocation per argument, and the word list is
+	// the connection's, reused: grown as the words arrive (a count alone
+	// reserves nothing), kept for the next command, so that neither a
+	// ping nor a 100-member GEOADD allocates one (it used to: about
+	// 40 KB of doublings for a GEOADD of 100 members).
 	r.buf = r.buf[:0]
-	type span struct {
-		lo, hi int
-		big    []byte // a big bulk, read on its own (readBig)
-	}
-	// Grown as the words arrive: a count alone reserves nothing.
-	spans := make([]span, 0, min(n, 8))
+	spans := r.spans[:0]
+	defer func() { r.spans = clear0(spans) }()
 	for i := int64(0); i < n; i++ {
 		line, err := r.readLine(maxInlineLen, "too big bulk count string", true, "invalid bulk length")
 		if err != nil {
@@ -153,6 +164,18 @@ func (r *Reader) readOne() ([][]byte, error) {
 		r.args = append(r.args, r.buf[s.lo:s.hi:s.hi])
 	}
 	return r.args, nil
+}
+
+// keepSpans bounds the word list a connection keeps between commands.
+const keepSpans = 4096
+
+// clear0 drops the big bulks a span list points to, so that a kept list
+// does not pin them, and returns it empty.
+func clear0(s []span) []span {
+	for i := range s {
+		s[i].big = nil
+	}
+	return s[:0]
 }
 
 func grow(b []byte, n int) []byte {

@@ -179,6 +179,8 @@ func BenchmarkUpdateParallel(b *testing.B) {
 			var next atomic.Int64
 			stride := runtime.GOMAXPROCS(0)
 			b.ResetTimer()
+			cpu := readCPU()
+			defer cpu.report(b)
 			b.RunParallel(func(pb *testing.PB) {
 				// Each goroutine moves its own drivers, so pos needs no lock.
 				id := int(next.Add(1)-1) % stride

@@ -4,8 +4,6 @@ package router
 
 import "time"
 
-// cpuTime and threadCPUTime are Linux's (cpu_bench_test.go); elsewhere the
-// benchmarks report zero CPU time.
-func cpuTime() time.Duration { return 0 }
-
+// threadCPUTime is Linux's (cpu_bench_test.go); elsewhere the benchmarks
+// report no thread CPU time.
 func threadCPUTime() time.Duration { return 0 }

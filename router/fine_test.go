@@ -162,7 +162,7 @@ func TestSearchFindsMembersKeptPastBorders(t *testing.T) {
 	kept := 0
 	g := r.key(drivers, false)
 	for i := range g.stripes {
-		for member, s := range g.stripes[i].owner {
+		for member, s := range g.stripes[i].owner.all() {
 			var j int
 			fmt.Sscanf(member, "m%d", &j)
 			if m.Locate(pos[j][0], pos[j][1]) != s.shard {

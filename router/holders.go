@@ -104,7 +104,7 @@ func (r *Router) countHolders(g *geoKey, h *holders) bool {
 	for i := range g.stripes {
 		st := &g.stripes[i]
 		st.mu.Lock()
-		for _, s := range st.owner {
+		for _, s := range st.owner.all() {
 			if int(s.shard) >= len(h.n) {
 				st.mu.Unlock()
 				return false

@@ -19,7 +19,7 @@ func ownerCounts(g *geoKey) map[shard.ID]int32 {
 	for i := range g.stripes {
 		st := &g.stripes[i]
 		st.mu.Lock()
-		for _, s := range st.owner {
+		for _, s := range st.owner.all() {
 			want[s.shard]++
 		}
 		st.mu.Unlock()
@@ -74,8 +74,9 @@ func checkSearches(t *testing.T, r *Router, pts map[string]float64, rng *rand.Ra
 		for _, m := range want {
 			st := r.stripe(g, m)
 			st.mu.Lock()
-			id := st.owner[m].shard
+			s, _ := st.owner.get(m)
 			st.mu.Unlock()
+			id := s.shard
 			if !slices.Contains(asked, id) {
 				t.Fatalf("%s: %+v does not ask shard %d, which holds %s", when, shape, id, m)
 			}

@@ -2,83 +2,104 @@ package router
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
-	"slices"
+	"strings"
 	"testing"
-	"time"
 
-	"geoshard/geo"
 	"geoshard/shard"
 )
 
-// A wide search of a big key on a fine map read from the owner table
-// finds exactly what asking the shards finds: the same hits, cells,
-// distances and order as a one-shard router holding the same members,
-// for circles and boxes up to the whole world, near the poles and the
-// antimeridian, with expired positions left out and COUNT ... ANY.
-func TestOwnerScanEqualsShards(t *testing.T) {
-	fine := New(Config{Regions: shard.GridMap(-180, -85, 180, 85, 60, 30, 200)})
-	one := New(Config{Regions: oneShardMap(t)})
-	rng := rand.New(rand.NewPCG(31, 7))
-	now := time.Now().UnixNano()
-	for i := range 3000 {
-		lon, lat := -180+rng.Float64()*360, -85+rng.Float64()*170
-		stamp := now - int64(i%4/3)*int64(2*time.Hour) // a quarter expired under the TTL below
-		for _, r := range []*Router{fine, one} {
-			r.Restore(drivers, fmt.Sprintf("m%d", i), geo.Encode(lon, lat), stamp)
+// The owner table under random sets, deletes and walks that delete agrees
+// with a Go map, through growth, record reuse and name compaction.
+func TestOwnersAgainstMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	var o owners
+	model := map[string]slot{}
+	name := func() string {
+		switch rng.IntN(50) {
+		case 0:
+			return ""
+		case 1:
+			return strings.Repeat("long", 2000) + fmt.Sprint(rng.IntN(3))
+		}
+		return fmt.Sprintf("driver:%d", rng.IntN(20000))
+	}
+	check := func(step int) {
+		t.Helper()
+		if o.len() != len(model) {
+			t.Fatalf("step %d: len %d, want %d", step, o.len(), len(model))
+		}
+		got := map[string]slot{}
+		for m, s := range o.all() {
+			if _, dup := got[m]; dup {
+				t.Fatalf("step %d: all yields %.20q twice", step, m)
+			}
+			got[m] = s
+		}
+		if !maps.Equal(got, model) {
+			t.Fatalf("step %d: all yields %d members, want %d, or other slots", step, len(got), len(model))
 		}
 	}
-	for _, r := range []*Router{fine, one} {
-		r.SetKeyTTL(drivers, time.Hour)
-	}
-	g := fine.key(drivers, false)
-	scanned := 0
-	for i := range 300 {
-		lon, lat := -180+rng.Float64()*360, -85+rng.Float64()*170
-		if i%10 == 0 {
-			lon = 179.9 // by the antimeridian
-		}
-		shape := geo.Shape{Radius: []float64{100, 2000, 5000, 10000, 20000}[i%5], Unit: 1000}
-		if i%3 == 0 {
-			shape = geo.Shape{Box: true, Width: 1000 + rng.Float64()*39000, Height: 1000 + rng.Float64()*19000, Unit: 1000}
-		}
-		q := geo.NewSearch(lon, lat, shape)
-		q.NeedDist = i%2 == 0
-		limit := 0
-		if i%7 == 0 {
-			limit = 1 + rng.IntN(50) // COUNT ... ANY
-		}
-		if ids, _ := fine.asked(g, q); fine.fromOwners(g, len(ids)) {
-			scanned++
-		}
-		got := fine.Search(drivers, q, limit).Hits
-		want := merge(one.Search(drivers, q, 0).Hits)
-		if limit > 0 && len(want) > limit {
-			want = want[:limit]
-		}
-		if !sameHits(got, want, q.NeedDist) {
-			gm := map[string]shard.Hit{}
-			for _, h := range got {
-				gm[h.Member] = h
+	for i := range 200000 {
+		m := name()
+		switch op := rng.IntN(10); {
+		case op < 6:
+			s := slot{shard: shard.ID(rng.IntN(4)), score: rng.Float64(), stamp: int64(i)}
+			if rng.IntN(2) == 0 {
+				o.set(m, s)
+			} else if p, existed := o.upsert(m); existed != hasKey(model, m) {
+				t.Fatalf("step %d: upsert %.20q existed=%v", i, m, existed)
+			} else {
+				p.set(s)
 			}
-			for _, h := range want {
-				delete(gm, h.Member)
+			model[m] = s
+		case op < 9:
+			_, in := model[m]
+			if o.del(m) != in {
+				t.Fatalf("step %d: del %.20q = %v", i, m, !in)
 			}
-			for _, h := range gm {
-				d, ok := q.Match(h.Lon, h.Lat)
-				t.Logf("extra %+v match %v %v cell %d of %d", h, d, ok, q.CellOf(h.Score), len(q.Cells))
+			delete(model, m)
+		case i%1000 == 0:
+			// A walk that deletes about half of what it sees.
+			for m := range o.all() {
+				if rng.IntN(2) == 0 {
+					o.del(m)
+					delete(model, m)
+				}
 			}
-			t.Fatalf("search %d %+v at %v,%v limit %d: %d hits, want %d", i, shape, lon, lat, limit, len(got), len(want))
+			check(i)
+		}
+		if s, ok := o.get(m); ok != hasKey(model, m) || s != model[m] {
+			t.Fatalf("step %d: get %.20q = %v %v, want %v", i, m, s, ok, model[m])
 		}
 	}
-	if scanned < 50 {
-		t.Fatalf("only %d of 300 searches read the owner table", scanned)
+	check(-1)
+	for m := range maps.Keys(model) {
+		o.del(m)
+	}
+	if o.len() != 0 || o.table != nil || o.chunks != nil {
+		t.Fatalf("an emptied table keeps %d members, %d positions, %d chunks", o.len(), len(o.table), len(o.chunks))
 	}
 }
 
-func sameHits(a, b []shard.Hit, dist bool) bool {
-	return slices.EqualFunc(a, b, func(x, y shard.Hit) bool {
-		return x.Member == y.Member && x.Score == y.Score && x.Cell == y.Cell && x.Lon == y.Lon && x.Lat == y.Lat &&
-			(!dist || x.Dist == y.Dist)
-	})
+func hasKey(m map[string]slot, k string) bool { _, ok := m[k]; return ok }
+
+// A stripe whose members come and go gives back their names' bytes.
+func TestOwnersChurnCompacts(t *testing.T) {
+	var o owners
+	for i := range 50000 {
+		o.set(fmt.Sprintf("a-rather-long-driver-name-%08d", i), slot{stamp: int64(i)})
+		if i >= 100 {
+			o.del(fmt.Sprintf("a-rather-long-driver-name-%08d", i-100))
+		}
+	}
+	if b := o.names.Bytes(); b > 512<<10 {
+		t.Fatalf("names hold %d bytes for %d members", b, o.len())
+	}
+	for i := 50000 - 100; i < 50000; i++ {
+		if s, ok := o.get(fmt.Sprintf("a-rather-long-driver-name-%08d", i)); !ok || s.stamp != int64(i) {
+			t.Fatalf("member %d: %v %v", i, s, ok)
+		}
+	}
 }

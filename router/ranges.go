@@ -111,7 +111,7 @@ func (r *Router) current(g *geoKey, es []shard.Entry) []shard.Entry {
 	return slices.DeleteFunc(es, func(e shard.Entry) bool {
 		st := r.stripe(g, e.Member)
 		st.mu.Lock()
-		s, ok := st.owner[e.Member]
+		s, ok := st.owner.get(e.Member)
 		st.mu.Unlock()
 		return !ok || s.stamp != e.Stamp
 	})

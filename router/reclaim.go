@@ -33,8 +33,8 @@ func (r *Router) Reclaim() {
 			}
 			st := r.stripe(g, e.Member)
 			st.mu.Lock()
-			if cur, ok := st.owner[e.Member]; ok && cur.shard == shard.ID(id) && cur.stamp == e.Stamp {
-				delete(st.owner, e.Member)
+			if cur, ok := st.owner.get(e.Member); ok && cur.shard == shard.ID(id) && cur.stamp == e.Stamp {
+				st.owner.del(e.Member)
 				g.entries.Add(-1)
 				r.depart(g, e.Member, cur.shard)
 			}
@@ -59,7 +59,7 @@ func (r *Router) forgetEmpty() {
 		}
 		empty := true
 		for i := range g.stripes {
-			empty = empty && len(g.stripes[i].owner) == 0
+			empty = empty && g.stripes[i].owner.len() == 0
 		}
 		if empty {
 			g.dead = true

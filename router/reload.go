@@ -149,7 +149,7 @@ func (r *Router) MoveMembers() {
 			st := &g.stripes[i]
 			st.mu.Lock()
 			names = names[:0]
-			for member, s := range st.owner {
+			for member, s := range st.owner.all() {
 				if old(s.shard) {
 					names = append(names, member)
 				}
@@ -189,7 +189,7 @@ func (r *Router) reserveMoves(k shard.Key, g *geoKey, old func(shard.ID) bool) {
 		st := &g.stripes[i]
 		scores = scores[:0]
 		st.mu.Lock()
-		for _, s := range st.owner {
+		for _, s := range st.owner.all() {
 			if old(s.shard) {
 				scores = append(scores, s.score)
 			}
@@ -209,7 +209,7 @@ func (r *Router) reserveMoves(k shard.Key, g *geoKey, old func(shard.ID) bool) {
 // first: the new copy goes in before the old one goes, as in a handoff,
 // and a search seeing both keeps one.
 func (r *Router) moveOne(k shard.Key, g *geoKey, st *stripe, member string, old func(shard.ID) bool) {
-	cur, ok := st.owner[member]
+	cur, ok := st.owner.get(member)
 	if !ok || !old(cur.shard) {
 		return
 	}
@@ -225,7 +225,7 @@ func (r *Router) moveOne(k shard.Key, g *geoKey, st *stripe, member string, old 
 	r.shards[cur.shard].Delete(k, member, math.MaxInt64)
 	r.depart(g, member, cur.shard)
 	cur.shard = to
-	st.owner[member] = cur
+	st.owner.set(member, cur)
 }
 
 // Moving reports a reload's move: whether one is running, and how many

@@ -40,6 +40,11 @@ type View interface {
 	// Peer returns the node serving a remote shard; nil when it is down
 	// (or local). Two shards of one node give the same, comparable Peer.
 	Peer(id shard.ID) Peer
+	// ReplicaOf tells where a shard's replica is: in this process
+	// (local), on a live peer, or nowhere (false, nil); and whether it
+	// is filled: then it holds the same copies as the primary, and may
+	// answer for it. Writes reach it from the moment it is placed.
+	ReplicaOf(id shard.ID) (local bool, p Peer, filled bool)
 	// Nodes lists every other live node once.
 	Nodes() []Peer
 }
@@ -108,6 +113,8 @@ type remoteState struct {
 
 	inflightMu sync.Mutex
 	inflight   map[memberRef]chan struct{} // members with a write out (hold)
+
+	fills sync.Map // shard.ID -> *fill: replicas being filled here (replica.go)
 }
 
 // SetRemote switches the router to cluster mode; cluster calls it before
@@ -151,9 +158,11 @@ func (r *Router) local(id shard.ID) bool {
 	return r.cl == nil || r.cl.View().Local(id)
 }
 
-// onShard runs a call on the node that owns shard id: in process when it
-// is here, else remotely; a stale view refreshes the routing and tries
-// once more, the shard perhaps having moved meanwhile.
+// onShard reads from the node that owns shard id: in process when it is
+// here, else remotely; a stale view refreshes the routing and tries once
+// more, the shard perhaps having moved meanwhile. When the primary is down
+// or its call fails, the shard's replica answers instead: it holds the
+// same copies, so a node killed before its lease ends costs no answer.
 func (r *Router) onShard(ctx context.Context, id shard.ID, here func(*shard.Shard) error,
 	there func(ctx context.Context, p Peer) error) error {
 	if r.cl == nil {
@@ -164,11 +173,72 @@ func (r *Router) onShard(ctx context.Context, id shard.ID, here func(*shard.Shar
 		if v.Local(id) {
 			return here(r.shards[id])
 		}
+		err := errShardDown
+		if p := v.Peer(id); p != nil {
+			if err = there(ctx, p); err == nil {
+				return nil
+			}
+			if attempt == 0 && errors.Is(err, ErrStale) {
+				r.cl.Refresh(ctx)
+				continue
+			}
+		}
+		local, rp, filled := v.ReplicaOf(id)
+		switch {
+		case !filled:
+		case local:
+			return here(r.shards[id])
+		case rp != nil && ctx.Err() == nil:
+			rerr := there(ctx, rp)
+			if rerr == nil {
+				return nil
+			}
+			if attempt == 0 && errors.Is(rerr, ErrStale) {
+				r.cl.Refresh(ctx)
+				continue
+			}
+		}
+		return err
+	}
+}
+
+// onShardWrite runs a write on shard id's primary and, in parallel, on
+// its replica, and succeeds only when both did (the replica can take over
+// at any time, so an acknowledged write must be on it). A shard whose
+// primary is down takes no write: its replica is about to be promoted.
+func (r *Router) onShardWrite(ctx context.Context, id shard.ID, here func(*shard.Shard) error,
+	there func(ctx context.Context, p Peer) error) error {
+	for attempt := 0; ; attempt++ {
+		v := r.cl.View()
 		p := v.Peer(id)
-		if p == nil {
+		if !v.Local(id) && p == nil {
 			return errShardDown
 		}
-		err := there(ctx, p)
+		local, rp, _ := v.ReplicaOf(id)
+		if !local && rp == nil { // no replica (cluster-replicas 0, or one live node)
+			err := r.onPrimary(ctx, v, id, p, here, there)
+			if attempt == 0 && errors.Is(err, ErrStale) {
+				r.cl.Refresh(ctx)
+				continue
+			}
+			return err
+		}
+		var rerr error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			switch {
+			case local:
+				rerr = here(r.shards[id])
+			case rp != nil:
+				rerr = there(ctx, rp)
+			}
+		}()
+		err := r.onPrimary(ctx, v, id, p, here, there)
+		<-done
+		if err == nil {
+			err = rerr
+		}
 		if attempt == 0 && errors.Is(err, ErrStale) {
 			r.cl.Refresh(ctx)
 			continue
@@ -177,74 +247,13 @@ func (r *Router) onShard(ctx context.Context, id shard.ID, here func(*shard.Shar
 	}
 }
 
-// byNode groups shard ids by the node holding them: the local ones, one
-// group per remote node, and those that are down.
-func byNode(v View, ids []shard.ID) (local []shard.ID, remote map[Peer][]shard.ID, down []shard.ID) {
-	remote = make(map[Peer][]shard.ID)
-	for _, id := range ids {
-		switch p := v.Peer(id); {
-		case v.Local(id):
-			local = append(local, id)
-		case p != nil:
-			remote[p] = append(remote[p], id)
-		default:
-			down = append(down, id)
-		}
+// onPrimary runs a call on shard id's primary: here, or on p.
+func (r *Router) onPrimary(ctx context.Context, v View, id shard.ID, p Peer, here func(*shard.Shard) error,
+	there func(ctx context.Context, p Peer) error) error {
+	if v.Local(id) {
+		return here(r.shards[id])
 	}
-	return local, remote, down
-}
-
-// onNodes runs a call on every node holding some of the shards ids (all
-// shards when ids is nil), in parallel; here runs for the local ones.
-// It returns the first error; down shards count as one.
-func (r *Router) onNodes(ctx context.Context, ids []shard.ID, here func(ids []shard.ID),
-	there func(ctx context.Context, p Peer, ids []shard.ID) error) error {
-	if ids == nil {
-		ids = make([]shard.ID, len(r.shards))
-		for i := range ids {
-			ids[i] = shard.ID(i)
-		}
-	}
-	local, remote, down := byNode(r.cl.View(), ids)
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if first == nil {
-			first = err
-		}
-		mu.Unlock()
-	}
-	if len(down) > 0 {
-		fail(errShardDown)
-	}
-	for p, pids := range remote {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err := there(ctx, p, pids)
-			if errors.Is(err, ErrStale) {
-				r.cl.Refresh(ctx)
-				// Retried on the same node under the new view: the shards
-				// it was asked for are likely still there; a moved one
-				// answers nothing.
-				if q := r.samePeer(p); q != nil {
-					err = there(ctx, q, pids)
-				}
-			}
-			if err != nil {
-				fail(err)
-			}
-		}()
-	}
-	if len(local) > 0 {
-		here(local)
-	}
-	wg.Wait()
-	return first
+	return there(ctx, p)
 }
 
 // samePeer finds, in the view in force, the node p named in an older one.

@@ -73,7 +73,7 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	g, st := r.lockMember(k, member, true)
 	stamp := r.stamp()
 	cut := r.minStamp(g, stamp)
-	cur, exists := st.owner[member]
+	cur, exists := st.owner.get(member)
 	big := g.big.Load()
 	st.mu.Unlock()
 	if !exists || cur.stamp < cut {
@@ -100,7 +100,7 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	to := r.place(cur.shard, live, e.Lon, e.Lat)
 	ctx, cancel := r.callCtx()
 	defer cancel()
-	err = r.onShard(ctx, to, func(s *shard.Shard) error {
+	err = r.onShardWrite(ctx, to, func(s *shard.Shard) error {
 		s.Put(k, e)
 		return nil
 	}, func(ctx context.Context, p Peer) error {
@@ -131,14 +131,14 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 func (r *Router) remember(k shard.Key, member string, s slot) {
 	g, st := r.lockMember(k, member, true)
 	defer st.mu.Unlock()
-	cur, ok := st.owner[member]
+	cur, ok := st.owner.get(member)
 	if ok && cur.stamp > s.stamp {
 		return
 	}
 	if !ok {
 		g.entries.Add(1)
 	}
-	st.owner[member] = s
+	st.owner.set(member, s)
 }
 
 // memberRef names one member of one key.
@@ -192,7 +192,8 @@ func (r *Router) announceOwner(ctx context.Context, k shard.Key, member string, 
 // deleteCopy removes the old copy after a handoff; if its node cannot be
 // reached, the position TTL removes it later.
 func (r *Router) deleteCopy(ctx context.Context, id shard.ID, k shard.Key, member string, notAfter int64) {
-	err := r.onShard(ctx, id, func(s *shard.Shard) error {
+	err := r.onShardWrite(ctx, id, func(s *shard.Shard) error {
+		r.tombstone([]shard.ID{id}, k, member, notAfter)
 		s.Delete(k, member, notAfter)
 		return nil
 	}, func(ctx context.Context, p Peer) error {
@@ -209,8 +210,8 @@ func (r *Router) removeCluster(k shard.Key, member string) bool {
 	release := r.hold(k, member)
 	defer release()
 	g, st := r.lockMember(k, member, true)
-	if _, ok := st.owner[member]; ok {
-		delete(st.owner, member)
+	if _, ok := st.owner.get(member); ok {
+		st.owner.del(member)
 		g.entries.Add(-1)
 	}
 	st.mu.Unlock()
@@ -225,7 +226,8 @@ func (r *Router) removeCluster(k shard.Key, member string) bool {
 			}
 		}
 	}
-	err := r.onNodes(ctx, nil, func(ids []shard.ID) {
+	err := r.onHolders(ctx, nil, func(ids []shard.ID) {
+		r.tombstone(ids, k, member, math.MaxInt64)
 		for _, id := range ids {
 			if e, ok := r.shards[id].Delete(k, member, math.MaxInt64); ok {
 				keep(e.Stamp)
@@ -261,9 +263,9 @@ func (r *Router) sweepCache(t int64) {
 		for i := range g.stripes {
 			st := &g.stripes[i]
 			st.mu.Lock()
-			for m, s := range st.owner {
+			for m, s := range st.owner.all() {
 				if s.stamp < cut {
-					delete(st.owner, m)
+					st.owner.del(m)
 					g.entries.Add(-1)
 				}
 			}
@@ -283,14 +285,14 @@ func (r *Router) cacheOwner(k shard.Key, member string, s slot) {
 	if g.dead {
 		return
 	}
-	cur, ok := st.owner[member]
+	cur, ok := st.owner.get(member)
 	if ok && cur.stamp >= s.stamp {
 		return
 	}
 	if !ok {
 		g.entries.Add(1)
 	}
-	st.owner[member] = s
+	st.owner.set(member, s)
 	r.observe(s.stamp)
 }
 
@@ -303,8 +305,8 @@ func (r *Router) uncacheOwner(k shard.Key, member string, notAfter int64) {
 	st := r.stripe(g, member)
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if cur, ok := st.owner[member]; ok && cur.stamp <= notAfter {
-		delete(st.owner, member)
+	if cur, ok := st.owner.get(member); ok && cur.stamp <= notAfter {
+		st.owner.del(member)
 		g.entries.Add(-1)
 	}
 }
@@ -322,8 +324,8 @@ func (r *Router) ClearShard(id shard.ID, cut int64) {
 		}
 		st := r.stripe(g, e.Member)
 		st.mu.Lock()
-		if cur, ok := st.owner[e.Member]; ok && cur.shard == id && cur.stamp == e.Stamp {
-			delete(st.owner, e.Member)
+		if cur, ok := st.owner.get(e.Member); ok && cur.shard == id && cur.stamp == e.Stamp {
+			st.owner.del(e.Member)
 			g.entries.Add(-1)
 		}
 		st.mu.Unlock()

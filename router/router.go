@@ -75,13 +75,12 @@ type geoKey struct {
 
 type stripe struct {
 	mu    sync.Mutex
-	owner map[string]slot
+	owner owners
 }
 
 // slot is where a member's current copy lives and what it holds.
 type slot struct {
 	shard shard.ID
-	at    uint32 // shard.PutAt's hint for the copy; 0: none
 	score float64
 	stamp int64
 }
@@ -171,9 +170,6 @@ func (r *Router) key(k shard.Key, create bool) *geoKey {
 		g.ttl.Store(-1)
 		if d, ok := r.keyTTL[k]; ok {
 			g.ttl.Store(int64(d))
-		}
-		for i := range g.stripes {
-			g.stripes[i].owner = make(map[string]slot)
 		}
 		r.keys[k] = g
 	}

@@ -284,7 +284,7 @@ func (r *Router) holding(g *geoKey) ([]shard.ID, bool) {
 	for i := range g.stripes {
 		st := &g.stripes[i]
 		st.mu.Lock()
-		for _, s := range st.owner {
+		for _, s := range st.owner.all() {
 			if !slices.Contains(ids, s.shard) {
 				ids = append(ids, s.shard)
 			}

@@ -24,7 +24,7 @@ func (r *Router) Each(k shard.Key, fn func(member string, score float64, stamp i
 	for i := range g.stripes {
 		st := &g.stripes[i]
 		st.mu.Lock()
-		for m, s := range st.owner {
+		for m, s := range st.owner.all() {
 			if s.stamp >= cut && !fn(m, s.score, s.stamp) {
 				st.mu.Unlock()
 				return
@@ -47,7 +47,7 @@ func (r *Router) Restore(k shard.Key, member string, score float64, stamp int64)
 			break
 		}
 	}
-	cur, exists := st.owner[member]
+	cur, exists := st.owner.get(member)
 	// As Add decides listpack or skiplist, but on the count after this
 	// member: restores of one key run side by side, and only the last
 	// one's count is sure to be the whole key's.
@@ -65,7 +65,7 @@ func (r *Router) Restore(k shard.Key, member string, score float64, stamp int64)
 		r.shards[cur.shard].Delete(k, member, math.MaxInt64)
 		r.depart(g, member, cur.shard)
 	}
-	st.owner[member] = slot{shard: to, score: score, stamp: stamp}
+	st.owner.set(member, slot{shard: to, score: score, stamp: stamp})
 }
 
 // KeyTTLs returns the per-key position TTLs set in database db, which
@@ -147,29 +147,32 @@ func (r *Router) restoreOwners(g *geoKey, es []shard.Entry, stripeOf []uint8, sh
 			idx := order[start[s]:start[s+1]]
 			st := &g.stripes[s]
 			st.mu.Lock()
-			st.owner = make(map[string]slot, len(idx))
-			stamp := int64(0)
+			st.owner = owners{}
+			st.owner.reserve(len(idx))
+			stamp, n := int64(0), int64(0)
 			for j, i := range idx {
 				e := &es[i]
-				if _, dup := st.owner[e.Member]; dup {
+				p, dup := st.owner.upsert(e.Member)
+				p.set(slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp})
+				if dup {
 					// Rare: drop the earlier copy, which is in this stripe.
 					for _, p := range slices.Backward(idx[:j]) {
 						if kept[p] && es[p].Member == e.Member {
 							kept[p] = false
-							unique.Add(-1)
+							n--
 							break
 						}
 					}
 				}
 				kept[i] = true
-				unique.Add(1)
-				st.owner[e.Member] = slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp}
+				n++
 				stamp = max(stamp, e.Stamp)
 				if len(e.Member) > listpackValue || (e.Score == 0 && math.Signbit(e.Score)) {
 					big.Store(true) // only a skiplist keeps a long member or a -0
 				}
 			}
 			st.mu.Unlock()
+			unique.Add(n)
 			for {
 				cur := newest.Load()
 				if stamp <= cur || newest.CompareAndSwap(cur, stamp) {

@@ -10,13 +10,20 @@ import (
 )
 
 // ShardStats counts what happens in one shard. INFO and /metrics read it.
+//
+// Every write adds to Writes, every search to Searches: two cores writing
+// two shards must not write one cache line. The leading pad and the
+// trailing one keep the counters of neighbours in Stats.Shards at least a
+// line apart whatever the slice's alignment.
 type ShardStats struct {
+	_           [64]byte
 	Writes      atomic.Int64 // copies written
 	HandoffsIn  atomic.Int64 // members moved here from another shard
 	HandoffsOut atomic.Int64 // members moved away
 	Searches    atomic.Int64 // searches that asked this shard
 	Degraded    atomic.Int64 // searches that gave up waiting for this shard
 	Expired     atomic.Int64 // copies removed by the position TTL
+	_           [16]byte
 }
 
 // BorderStats counts what happens across the border between two shards.

@@ -31,7 +31,12 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	}
 	defer st.mu.Unlock()
 	stamp := r.stamp()
-	cur, exists := st.owner[member]
+	var cur slot
+	p := st.owner.ref(member)
+	exists := p != nil
+	if exists {
+		cur = p.slot()
+	}
 	live := exists && cur.stamp >= r.minStamp(g, stamp)
 	switch {
 	case f.NX && live, f.XX && !live:
@@ -47,12 +52,10 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	}
 	e := shard.NewEntry(member, score, stamp)
 	to := r.place(cur.shard, exists, e.Lon, e.Lat)
-	hint := uint32(0)
-	if exists && cur.shard == to {
-		hint = cur.at
-	}
+	// No slab hint is kept: it would cost every member 8 bytes of the
+	// owner table, for a name lookup that is a small share of an update.
 	r.arrive(g, member, cur.shard, exists, to) // before the copy goes in: no search skips it
-	_, at := r.shards[to].PutAt(k, e, hint)
+	r.shards[to].PutAt(k, e, 0)
 	r.stats.Shards[to].Writes.Add(1)
 	if exists && cur.shard != to {
 		// The new copy is in place: only now may the old one go.
@@ -64,10 +67,13 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 		}
 		r.depart(g, member, cur.shard)
 	}
-	if !exists {
+	next := slot{shard: to, score: score, stamp: stamp}
+	if exists {
+		p.set(next)
+	} else {
 		g.entries.Add(1)
+		st.owner.add(member, next)
 	}
-	st.owner[member] = slot{shard: to, at: at, score: score, stamp: stamp}
 	return !live, live && cur.score != score
 }
 
@@ -113,11 +119,11 @@ func (r *Router) Remove(k shard.Key, member string) bool {
 		return false
 	}
 	defer st.mu.Unlock()
-	cur, ok := st.owner[member]
+	cur, ok := st.owner.get(member)
 	if !ok {
 		return false
 	}
-	delete(st.owner, member)
+	st.owner.del(member)
 	g.entries.Add(-1)
 	r.shards[cur.shard].Delete(k, member, math.MaxInt64)
 	r.depart(g, member, cur.shard)
@@ -136,7 +142,7 @@ func (r *Router) Score(k shard.Key, member string) (float64, bool) {
 	}
 	st := r.stripe(g, member)
 	st.mu.Lock()
-	cur, ok := st.owner[member]
+	cur, ok := st.owner.get(member)
 	st.mu.Unlock()
 	if !ok || cur.stamp < r.minStamp(g, now()) {
 		return 0, false
@@ -181,7 +187,7 @@ func (r *Router) Card(k shard.Key) int {
 	for i := range g.stripes {
 		st := &g.stripes[i]
 		st.mu.Lock()
-		for _, s := range st.owner {
+		for _, s := range st.owner.all() {
 			if s.stamp >= cut {
 				n++
 			}

@@ -22,6 +22,7 @@ type ClusterOptions struct {
 	BusPort   int           // "cluster-bus-port": node-to-node listener; 0 = any free port
 	LeaseTTL  time.Duration // "cluster-lease-ttl": membership lease, seconds
 	Rebalance time.Duration // "cluster-rebalance-interval": between rebalancing steps, seconds
+	Replicas  int           // "cluster-replicas": 1 (default) keeps a copy of every shard on a second node, 0 none
 
 	fanoutGiven bool // fanout-timeout was set: the cluster default does not apply
 
@@ -49,7 +50,7 @@ const (
 // clusterDefaults are the values cluster mode runs with when not told
 // otherwise; CONFIG GET answers them.
 func clusterDefaults() ClusterOptions {
-	return ClusterOptions{Name: "geoshard", LeaseTTL: 5 * time.Second, Rebalance: 2 * time.Second}
+	return ClusterOptions{Name: "geoshard", LeaseTTL: 5 * time.Second, Rebalance: 2 * time.Second, Replicas: 1}
 }
 
 // clusterFanout is fanout-timeout's default in cluster mode. A remote
@@ -90,6 +91,7 @@ func init() {
 		yesNoDirective("cluster-insecure", func(o *Options) *bool { return &o.Cluster.Insecure }),
 		yesNoDirective("tls-cluster", func(o *Options) *bool { return &o.Cluster.TLS }),
 		intDirective("cluster-bus-port", 0, 65535, func(o *Options) *int { return &o.Cluster.BusPort }),
+		intDirective("cluster-replicas", 0, 1, func(o *Options) *int { return &o.Cluster.Replicas }),
 		secondsDirective("cluster-lease-ttl", func(o *Options) *time.Duration { return &o.Cluster.LeaseTTL }),
 		secondsDirective("cluster-rebalance-interval", func(o *Options) *time.Duration { return &o.Cluster.Rebalance }),
 		str("cluster-etcd-cacert", func(o *ClusterOptions) *string { return &o.EtcdCACert }),
@@ -217,7 +219,7 @@ func (s *Server) joinCluster() (leave func(), err error) {
 	cfg := cluster.NodeConfig{
 		Endpoints: c.Etcd, Cluster: c.Name, ID: c.NodeID, Advertise: adv,
 		Bus:      net.JoinHostPort(host, strconv.Itoa(c.BusPort)),
-		Password: c.Password, LeaseTTL: c.LeaseTTL, Rebalance: c.Rebalance, Logger: s.log,
+		Password: c.Password, LeaseTTL: c.LeaseTTL, Rebalance: c.Rebalance, Replicas: c.Replicas, Logger: s.log,
 		EtcdUser: c.EtcdUser, EtcdPassword: c.EtcdPassword,
 	}
 	if err := s.clusterTLS(&cfg); err != nil {

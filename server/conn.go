@@ -55,6 +55,7 @@ func (s *Server) serveConn(nc net.Conn) {
 		return
 	}
 	rd := resp.NewReader(nc)
+	cs := &connState{nc: nc, replies: newReplies(&s.replies)}
 	defer func() {
 		if rd.BigBytes >= reclaimAfter {
 			s.reclaimSoon()
@@ -65,7 +66,9 @@ func (s *Server) serveConn(nc net.Conn) {
 		rd.Unauthenticated = s.engine.AuthRequired(c)
 		if rd.Buffered() == 0 {
 			if t := time.Duration(s.timeout.Load()); t > 0 {
-				nc.SetReadDeadline(time.Now().Add(t))
+				cs.readDeadline(time.Now().Add(t))
+			} else {
+				cs.readDeadline(time.Time{}) // timeout set to 0 meanwhile
 			}
 			// shutdown sets stopping before it wakes readers: seen
 			// here, any later deadline of ours must not undo its own.
@@ -81,7 +84,7 @@ func (s *Server) serveConn(nc net.Conn) {
 				s.log.Warn("protocol error", "client", remote, "err", perr.Error())
 			}
 			if len(c.W.Buf) > 0 && !errors.Is(err, io.EOF) {
-				s.write(nc, c, false)
+				s.write(cs, c, false)
 			}
 			if !errors.Is(err, io.EOF) && perr == "" && !errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, net.ErrClosed) {
 				s.log.Debug("read failed", "client", remote, "err", err)
@@ -91,9 +94,10 @@ func (s *Server) serveConn(nc net.Conn) {
 			}
 			return
 		}
+		c.W.Buf = cs.replies.prepare(c.W.Buf)
 		s.engine.Exec(c, args)
 		if c.Quit() || len(c.W.Buf) >= flushAt || rd.Buffered() == 0 {
-			if err := s.write(nc, c, rd.Buffered() > 0); err != nil {
+			if err := s.write(cs, c, rd.Buffered() > 0); err != nil {
 				switch {
 				case errors.Is(err, errOutputLimit):
 					s.log.Warn("closing client over the output buffer hard limit", "client", remote, "err", err)
@@ -145,11 +149,11 @@ func isLoopback(a net.Addr) bool {
 // hard limit), so a write stalled for the soft limit's time while more
 // commands wait counts as passing the soft limit: without that, a client
 // that pipelines and never reads would hold its connection for ever.
-func (s *Server) write(nc net.Conn, c *commands.Client, pipelined bool) error {
+func (s *Server) write(cs *connState, c *commands.Client, pipelined bool) error {
 	pending := int64(len(c.W.Buf))
 	lim := s.outputLimit.Load()
 	if lim.Hard > 0 && pending > lim.Hard {
-		c.W.Buf = c.W.Buf[:0]
+		c.W.Buf = cs.replies.written(c.W.Buf, 0)
 		return fmt.Errorf("%w: %d bytes of replies over the hard limit %d", errOutputLimit, pending, lim.Hard)
 	}
 	var wait time.Duration
@@ -166,17 +170,16 @@ func (s *Server) write(nc net.Conn, c *commands.Client, pipelined bool) error {
 	if wait > 0 {
 		deadline = time.Now().Add(wait)
 	}
-	nc.SetWriteDeadline(deadline)
+	cs.writeDeadline(deadline)
 	// As with reads: shutdown sets stopping, then bounds every write; a
 	// deadline set here in between must not lift that bound.
 	if wait == 0 && s.stopping.Load() {
-		nc.SetWriteDeadline(time.Now().Add(shutdownGrace))
+		cs.writeDeadline(time.Now().Add(shutdownGrace))
 	}
-	err := s.writeStalled(nc, c.W.Buf, deadline, lim)
-	c.W.Buf = c.W.Buf[:0]
-	if len(c.W.Buf) == 0 && cap(c.W.Buf) > 4*flushAt {
-		c.W.Buf = nil // one huge reply should not stay pinned to the client
-	}
+	err := s.writeStalled(cs, c.W.Buf, deadline, lim)
+	// A huge reply's buffer does not stay pinned to the client, nor
+	// become garbage: it goes back to the server's pool (replybuf.go).
+	c.W.Buf = cs.replies.written(c.W.Buf, int(pending))
 	return err
 }
 
@@ -190,13 +193,14 @@ const stallCheck = time.Second
 // pipelining rule of write), the soft limit's time bounds the rest. The
 // receive queue is only looked at for a stalled write, never on the fast
 // path.
-func (s *Server) writeStalled(nc net.Conn, buf []byte, deadline time.Time, lim *OutputLimit) error {
+func (s *Server) writeStalled(cs *connState, buf []byte, deadline time.Time, lim *OutputLimit) error {
+	nc := cs.nc
 	if lim.Soft <= 0 || lim.SoftTime <= 0 || (!deadline.IsZero() && time.Until(deadline) <= stallCheck) {
 		_, err := nc.Write(buf)
 		return err
 	}
 	start := time.Now()
-	nc.SetWriteDeadline(start.Add(stallCheck))
+	cs.writeDeadline(start.Add(stallCheck))
 	n, err := nc.Write(buf)
 	if !errors.Is(err, os.ErrDeadlineExceeded) {
 		return err
@@ -206,9 +210,9 @@ func (s *Server) writeStalled(nc net.Conn, buf []byte, deadline time.Time, lim *
 			deadline = soft
 		}
 	}
-	nc.SetWriteDeadline(deadline)
+	cs.writeDeadline(deadline)
 	if s.stopping.Load() && deadline.IsZero() {
-		nc.SetWriteDeadline(time.Now().Add(shutdownGrace))
+		cs.writeDeadline(time.Now().Add(shutdownGrace))
 	}
 	_, err = nc.Write(buf[n:])
 	return err

@@ -64,13 +64,14 @@ func (l OutputLimit) String() string {
 	return fmt.Sprintf("normal %d %d %d", l.Hard, l.Soft, int64(l.SoftTime/time.Second))
 }
 
-// DefaultGCPercent is gc-percent's default: Go's own. Lower values keep
-// RSS nearer the live index but make every collection-heavy command dearer:
-// at a million drivers 25 cut RSS growth per driver from 254 B to 213 B
-// after a load, and from 699 B to 313 B after wide searches, but cost 1.7x
-// the CPU per 5 km search, which drops those below 1.5x Redis's rate
-// (docs/BENCHMARKS.md).
-const DefaultGCPercent = 100
+// DefaultGCPercent is gc-percent's default. The index holds no pointer
+// per member (names in byte chunks, slots and tree entries of plain
+// numbers), so a collection marks little however many drivers there are,
+// and a low percent costs little CPU while keeping RSS near the live
+// index: at a million drivers a 5 km search cost the same CPU at 10 as at
+// 100 in process, and RSS growth after a load and updates was about 1.3x
+// the live heap instead of 2x and more (docs/BENCHMARKS.md).
+const DefaultGCPercent = 10
 
 // Defaults returns the options of a server started with no arguments.
 func Defaults() Options {

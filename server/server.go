@@ -49,6 +49,7 @@ type Server struct {
 	wg        sync.WaitGroup
 	stop      context.CancelFunc // ends Serve; set while it runs
 	snap      snapshotState      // snapshot.go
+	replies   replyPool          // big reply buffers, shared by connections (replybuf.go)
 }
 
 // New builds a server from its options: it loads the region map and

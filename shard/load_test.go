@@ -85,8 +85,8 @@ func sameShards(t *testing.T, got, want *Shard) {
 		return
 	}
 	var gn, wn []string
-	gs.nearby(4.5, 52.5, func(it *item, _ float64) bool { gn = append(gn, it.member); return true })
-	ws.nearby(4.5, 52.5, func(it *item, _ float64) bool { wn = append(wn, it.member); return true })
+	gs.nearby(4.5, 52.5, func(it *item, _ float64) bool { gn = append(gn, gs.member(it)); return true })
+	ws.nearby(4.5, 52.5, func(it *item, _ float64) bool { wn = append(wn, ws.member(it)); return true })
 	slices.Sort(gn)
 	slices.Sort(wn)
 	if !slices.Equal(gn, wn) {

@@ -6,7 +6,7 @@ import "hash/maphash"
 // of slot numbers (linear probing, backward-shift deletion), a few bytes
 // per member where a map[string] would cost a string header and more.
 type nameIndex struct {
-	items *[]item
+	set   *set
 	slots []uint32 // slab index + 1; 0 is empty
 	n     int
 	seed  maphash.Seed
@@ -20,13 +20,12 @@ func (x *nameIndex) find(member string) (uint32, bool) {
 	if x.n == 0 {
 		return 0, false
 	}
-	items := *x.items
 	for i := x.home(member); ; i = (i + 1) & (len(x.slots) - 1) {
 		v := x.slots[i]
 		if v == 0 {
 			return 0, false
 		}
-		if items[v-1].member == member {
+		if x.set.name(v-1) == member {
 			return v - 1, true
 		}
 	}
@@ -42,7 +41,7 @@ func (x *nameIndex) insert(at uint32) {
 }
 
 func (x *nameIndex) place(at uint32) {
-	member := (*x.items)[at].member
+	member := x.set.name(at)
 	i := x.home(member)
 	for x.slots[i] != 0 {
 		i = (i + 1) & (len(x.slots) - 1)
@@ -80,14 +79,14 @@ func (x *nameIndex) resize(size int) {
 // remove deletes the slab slot at, which must be in the index.
 func (x *nameIndex) remove(at uint32) {
 	mask := len(x.slots) - 1
-	i := x.home((*x.items)[at].member)
+	i := x.home(x.set.name(at))
 	for x.slots[i] != at+1 {
 		i = (i + 1) & mask
 	}
 	// Shift back the entries after the hole that would no longer be
 	// reachable from their home slot.
 	for j := (i + 1) & mask; x.slots[j] != 0; j = (j + 1) & mask {
-		h := x.home((*x.items)[x.slots[j]-1].member)
+		h := x.home(x.set.name(x.slots[j] - 1))
 		if (j-h)&mask >= (j-i)&mask {
 			x.slots[i] = x.slots[j]
 			i = j

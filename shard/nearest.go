@@ -44,7 +44,7 @@ func (s *Shard) NearestWithin(k Key, q *geo.Search, minStamp int64, n int, withi
 		if cell < 0 {
 			return true
 		}
-		e := it.entry()
+		e := st.entry(it)
 		dist, ok := q.Match(e.Lon, e.Lat)
 		if !ok {
 			return true

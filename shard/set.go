@@ -9,69 +9,90 @@ import (
 )
 
 // item is one member's copy in one shard. Items live in a slab and the
-// indexes refer to them by position, which keeps a member's cost near a
-// hundred bytes and gives the garbage collector one pointer (the name) per
-// member to scan instead of a dozen.
+// indexes refer to them by position; the name lives in the set's Names.
+// Nothing in an item is a pointer, so the garbage collector never scans
+// the slab, however many members it holds.
 type item struct {
-	member string
-	score  float64
-	stamp  int64
+	name  Name // NoName: a free slot
+	score float64
+	stamp int64
 }
 
-func (it *item) entry() Entry {
+func (s *set) entry(it *item) Entry {
 	lon, lat := geo.Decode(it.score)
-	return Entry{Member: it.member, Score: it.score, Lon: lon, Lat: lat, Stamp: it.stamp}
+	return Entry{Member: s.names.Get(it.name), Score: it.score, Lon: lon, Lat: lat, Stamp: it.stamp}
 }
+
+// name returns the member at a slab slot ("" for a free one).
+func (s *set) name(at uint32) string {
+	if n := s.items.at(at).name; !n.None() {
+		return s.names.Get(n)
+	}
+	return ""
+}
+
+// member returns an item's name.
+func (s *set) member(it *item) string { return s.names.Get(it.name) }
 
 // ref is an item's place in the score-ordered tree. The score is kept in
-// the tree node so that most comparisons never touch the slab.
+// the tree node so that most comparisons never touch the slab, split in
+// two halves so that a ref is 12 bytes rather than a float64's alignment
+// making it 16: a quarter of the tree's memory.
 type ref struct {
-	score float64
-	at    uint32 // slab index; probe for a search pivot
+	hi, lo uint32 // the score's bits
+	at     uint32 // slab index; probe for a search pivot
 }
+
+func mkref(score float64, at uint32) ref {
+	b := math.Float64bits(score)
+	return ref{uint32(b >> 32), uint32(b), at}
+}
+
+func (r ref) score() float64 { return math.Float64frombits(uint64(r.hi)<<32 | uint64(r.lo)) }
 
 // probe marks a pivot: it sorts before every member with its score.
 const probe = math.MaxUint32
 
 // set holds one geo key's members that live in one shard.
 type set struct {
-	items   []item
+	items   slab
 	free    []uint32 // slab slots to reuse
-	names   nameIndex
+	names   Names
+	byName  nameIndex
 	byScore *btree.BTreeG[ref] // also the nearest-first index: see walk.go
 }
 
 func newSet() *set {
 	s := &set{}
-	s.names.items = &s.items
+	s.byName.set = s
 	s.byScore = btree.NewBTreeGOptions(s.less, btree.Options{NoLocks: true})
 	return s
 }
 
 // less orders refs as a Redis sorted set does: by score, then member bytes.
 func (s *set) less(a, b ref) bool {
-	if a.score != b.score {
-		return a.score < b.score
+	if as, bs := a.score(), b.score(); as != bs {
+		return as < bs
 	}
 	if a.at == probe || b.at == probe {
 		return a.at == probe && b.at != probe
 	}
-	return s.items[a.at].member < s.items[b.at].member
+	return s.name(a.at) < s.name(b.at)
 }
 
-func (s *set) len() int { return s.names.n }
+func (s *set) len() int { return s.byName.n }
 
 func (s *set) get(member string) (*item, bool) {
-	at, ok := s.names.find(member)
+	at, ok := s.byName.find(member)
 	if !ok {
 		return nil, false
 	}
-	return &s.items[at], true
+	return s.items.at(at), true
 }
 
 func (s *set) put(e Entry) (old Entry, existed bool) {
-	if at, ok := s.names.find(e.Member); ok {
-		old = s.items[at].entry()
+	if at, ok := s.byName.find(e.Member); ok {
+		old = s.entry(s.items.at(at))
 		s.move(at, e)
 		return old, true
 	}
@@ -81,14 +102,13 @@ func (s *set) put(e Entry) (old Entry, existed bool) {
 
 // putAt is put for a member last seen at slab slot hint-1 (0: not
 // seen): while the slot still holds the member the name index is not
-// consulted. A free slot's name is "", so that one name always looks up.
-// It returns whether the member was there and its slot plus one.
+// consulted. It returns whether the member was there and its slot plus one.
 func (s *set) putAt(e Entry, hint uint32) (existed bool, next uint32) {
-	if hint != 0 && e.Member != "" && int(hint) <= len(s.items) && s.items[hint-1].member == e.Member {
+	if hint != 0 && int(hint) <= s.items.len() && !s.items.at(hint-1).name.None() && s.name(hint-1) == e.Member {
 		s.move(hint-1, e)
 		return true, hint
 	}
-	if at, ok := s.names.find(e.Member); ok {
+	if at, ok := s.byName.find(e.Member); ok {
 		s.move(at, e)
 		return true, at + 1
 	}
@@ -97,7 +117,7 @@ func (s *set) putAt(e Entry, hint uint32) (existed bool, next uint32) {
 
 // move rewrites the item at a slot with e's score and stamp.
 func (s *set) move(at uint32, e Entry) {
-	it := &s.items[at]
+	it := s.items.at(at)
 	if it.score != e.Score {
 		s.unindex(at)
 		it.score = e.Score
@@ -113,48 +133,63 @@ func (s *set) insert(e Entry) uint32 {
 		at = s.free[n-1]
 		s.free = s.free[:n-1]
 	} else {
-		at = uint32(len(s.items))
-		s.items = append(s.items, item{})
+		at = s.items.push(item{})
 	}
-	s.items[at] = item{member: e.Member, score: e.Score, stamp: e.Stamp}
-	s.names.insert(at)
+	*s.items.at(at) = item{name: s.names.Add(e.Member), score: e.Score, stamp: e.Stamp}
+	s.byName.insert(at)
 	s.index(at)
 	return at
 }
 
-func (s *set) index(at uint32) { s.byScore.Set(ref{s.items[at].score, at}) }
+func (s *set) index(at uint32) { s.byScore.Set(mkref(s.items.at(at).score, at)) }
 
-func (s *set) unindex(at uint32) { s.byScore.Delete(ref{s.items[at].score, at}) }
+func (s *set) unindex(at uint32) { s.byScore.Delete(mkref(s.items.at(at).score, at)) }
 
 func (s *set) delete(member string) (Entry, bool) {
-	at, ok := s.names.find(member)
+	at, ok := s.byName.find(member)
 	if !ok {
 		return Entry{}, false
 	}
-	e := s.items[at].entry()
+	e := s.entry(s.items.at(at))
 	s.unindex(at)
-	s.names.remove(at)
-	s.items[at] = item{}
+	s.byName.remove(at)
+	s.names.Free(s.items.at(at).name)
+	*s.items.at(at) = item{name: NoName()}
 	s.free = append(s.free, at)
+	if s.names.Wasteful() {
+		s.compact()
+	}
 	return e, true
+}
+
+// compact copies the live names into a fresh store, leaving behind the
+// bytes of deleted ones. Strings handed out before keep the old chunks.
+func (s *set) compact() {
+	var fresh Names
+	for i := range s.items.len() {
+		if it := s.items.at(uint32(i)); !it.name.None() {
+			it.name = fresh.Add(s.names.Get(it.name))
+		}
+	}
+	s.names = fresh
 }
 
 // ascend calls fn for every item with score >= min, in sorted-set order,
 // until fn returns false.
 func (s *set) ascend(min float64, fn func(*item) bool) {
-	s.byScore.Ascend(ref{min, probe}, func(r ref) bool { return fn(&s.items[r.at]) })
+	s.byScore.Ascend(mkref(min, probe), func(r ref) bool { return fn(s.items.at(r.at)) })
 }
 
 // descend calls fn for every item with score <= max, in reverse sorted-set
 // order, until fn returns false.
 func (s *set) descend(max float64, fn func(*item) bool) {
-	visit := func(r ref) bool { return r.score > max || fn(&s.items[r.at]) }
+	visit := func(r ref) bool { return r.score() > max || fn(s.items.at(r.at)) }
 	if math.IsInf(max, 1) {
 		s.byScore.Reverse(visit)
 		return
 	}
 	// The pivot sorts after every member whose score is max.
-	s.byScore.Descend(ref{math.Nextafter(max, math.Inf(1)), probe}, visit)
+	s.byScore.Descend(mkref(math.Nextafter(max, math.Inf(1)), probe), visit)
 }
 
 // Splitting a Redis cell into quarter cells to skip what lies outside a
@@ -202,8 +237,8 @@ func (s *set) scan(q *geo.Search, lo, hi float64, depth int, fn func(r ref, insi
 		return true
 	}
 	more := true
-	s.byScore.Ascend(ref{lo, probe}, func(r ref) bool {
-		if r.score >= hi {
+	s.byScore.Ascend(mkref(lo, probe), func(r ref) bool {
+		if r.score() >= hi {
 			return false
 		}
 		more = fn(r, class == geo.Inside)
@@ -214,15 +249,15 @@ func (s *set) scan(q *geo.Search, lo, hi float64, depth int, fn func(r ref, insi
 
 // each calls fn for every item, in no particular order.
 func (s *set) each(fn func(*item) bool) {
-	s.byScore.Scan(func(r ref) bool { return fn(&s.items[r.at]) })
+	s.byScore.Scan(func(r ref) bool { return fn(s.items.at(r.at)) })
 }
 
 // firstRefs fills buf with the first members whose scores lie in [lo, hi),
 // in score order, and returns how many it found: at most len(buf).
 func (s *set) firstRefs(lo, hi float64, buf []ref) int {
 	n := 0
-	s.byScore.Ascend(ref{lo, probe}, func(r ref) bool {
-		if r.score >= hi {
+	s.byScore.Ascend(mkref(lo, probe), func(r ref) bool {
+		if r.score() >= hi {
 			return false
 		}
 		buf[n] = r

@@ -41,7 +41,7 @@ func TestSetAgainstMap(t *testing.T) {
 		}
 	}
 	var got []string
-	s.ascend(0, func(it *item) bool { got = append(got, it.member); return true })
+	s.ascend(0, func(it *item) bool { got = append(got, s.member(it)); return true })
 	want := make([]string, 0, len(model))
 	for name := range model {
 		want = append(want, name)

@@ -81,7 +81,7 @@ func (s *Shard) Get(k Key, member string) (Entry, bool) {
 	defer s.mu.RUnlock()
 	if st := s.sets[k]; st != nil {
 		if it, ok := st.get(member); ok {
-			return it.entry(), true
+			return st.entry(it), true
 		}
 	}
 	return Entry{}, false
@@ -144,7 +144,7 @@ func (s *Shard) SearchCells(k Key, q *geo.Search, mask CellMask, minStamp int64,
 			continue
 		}
 		st.scan(q, c.Min, c.Max, 0, func(r ref, inside bool) bool {
-			lon, lat := geo.Decode(r.score)
+			lon, lat := geo.Decode(r.score())
 			var d float64
 			if inside {
 				if q.NeedDist {
@@ -156,11 +156,11 @@ func (s *Shard) SearchCells(k Key, q *geo.Search, mask CellMask, minStamp int64,
 					return true
 				}
 			}
-			it := &st.items[r.at]
+			it := st.items.at(r.at)
 			if it.stamp < minStamp {
 				return true
 			}
-			dst = append(dst, Hit{Entry: Entry{Member: it.member, Score: r.score, Lon: lon, Lat: lat, Stamp: it.stamp}, Dist: d, Cell: i})
+			dst = append(dst, Hit{Entry: Entry{Member: st.member(it), Score: r.score(), Lon: lon, Lat: lat, Stamp: it.stamp}, Dist: d, Cell: i})
 			found++
 			return limit <= 0 || found < limit
 		})
@@ -176,7 +176,7 @@ func (s *Shard) Ascend(k Key, min float64, minStamp int64, fn func(Entry) bool) 
 	defer s.mu.RUnlock()
 	if st := s.sets[k]; st != nil {
 		st.ascend(min, func(it *item) bool {
-			return it.stamp < minStamp || fn(it.entry())
+			return it.stamp < minStamp || fn(st.entry(it))
 		})
 	}
 }
@@ -187,7 +187,7 @@ func (s *Shard) Descend(k Key, max float64, minStamp int64, fn func(Entry) bool)
 	defer s.mu.RUnlock()
 	if st := s.sets[k]; st != nil {
 		st.descend(max, func(it *item) bool {
-			return it.stamp < minStamp || fn(it.entry())
+			return it.stamp < minStamp || fn(st.entry(it))
 		})
 	}
 }
@@ -242,7 +242,7 @@ func (s *Shard) Reclaim(minStamp func(Key) int64, removed func(Key, Entry)) {
 		}
 		st.each(func(it *item) bool {
 			if it.stamp < cut {
-				victims = append(victims, victim{k, it.member})
+				victims = append(victims, victim{k, st.member(it)})
 			}
 			return true
 		})

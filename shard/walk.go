@@ -81,7 +81,7 @@ func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
 	for len(w) > 0 {
 		st := w.pop()
 		if st.level < 0 {
-			if !fn(&s.items[st.at], st.bound) {
+			if !fn(s.items.at(st.at), st.bound) {
 				return
 			}
 			continue
@@ -90,13 +90,13 @@ func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
 		n := s.firstRefs(lo, hi, refs[:])
 		if n <= leafMembers || st.level == 0 {
 			for _, r := range refs[:n] {
-				lon, lat := geo.Decode(r.score)
+				lon, lat := geo.Decode(r.score())
 				b := near.Bound(geo.Rect{MinLon: lon, MinLat: lat, MaxLon: lon, MaxLat: lat})
 				w.push(step{bound: max(b, st.bound), at: r.at, level: -1})
 			}
 			if n > leafMembers { // a single score held by many members
 				s.byScore.Ascend(refs[n-1], func(r ref) bool {
-					if r.score >= hi {
+					if r.score() >= hi {
 						return false
 					}
 					if r.at != refs[n-1].at {

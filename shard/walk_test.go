@@ -50,12 +50,12 @@ func TestNearbyWalk(t *testing.T) {
 			s.nearby(4.91, 52.36, func(it *item, bound float64) bool {
 				lon, lat := geo.Decode(it.score)
 				if exact := geo.Distance(4.91, 52.36, lon, lat); bound > exact || bound < last {
-					t.Fatalf("%s: bound %v after %v, exact %v", it.member, bound, last, exact)
+					t.Fatalf("%s: bound %v after %v, exact %v", s.member(it), bound, last, exact)
 				}
-				if seen[it.member] || !want[it.member] {
-					t.Fatalf("%s visited twice or not a cell's member", it.member)
+				if seen[s.member(it)] || !want[s.member(it)] {
+					t.Fatalf("%s visited twice or not a cell's member", s.member(it))
 				}
-				seen[it.member] = true
+				seen[s.member(it)] = true
 				last = bound
 				return true
 			})

@@ -180,7 +180,9 @@ func TestClusterBusAuth(t *testing.T) {
 // size; a node killed within its lease shows as unreachable at once, with
 // its shards counted down in INFO, GEOSHARD NODES and /metrics.
 func TestClusterNodes(t *testing.T) {
-	tc := startCluster(t, 2, "--regions", clusterMap(t), "--cluster-lease-ttl", "20")
+	// Without replicas: a hung or dead node's shards are down (with them,
+	// its replicas answer: TestClusterReplicaKill).
+	tc := startCluster(t, 2, "--regions", clusterMap(t), "--cluster-lease-ttl", "20", "--cluster-replicas", "0")
 	tc.extra = append(tc.extra, "--metrics-port", strconv.Itoa(mustFreePort(t)))
 	metricsURL := "http://127.0.0.1:" + tc.extra[len(tc.extra)-1] + "/metrics"
 	tc.start("c")

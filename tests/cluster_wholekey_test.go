@@ -115,7 +115,9 @@ func TestClusterWholeKeyReadsHungNode(t *testing.T) {
 }
 
 // readsOrRefusals sends the reads through c and checks that each answers
-// as want or with -TRYAGAIN; at least one (ZCARD) must be refused.
+// as want or with -TRYAGAIN. Node c's shards have replicas, which answer
+// for it once health checks find it hung (within a second); reads before
+// that, or of a replica not yet filled, are refused.
 func readsOrRefusals(t *testing.T, id string, c *redis.Client, reads [][]any, want []any) {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
@@ -134,9 +136,6 @@ func readsOrRefusals(t *testing.T, id string, c *redis.Client, reads [][]any, wa
 			t.Errorf("node %s, node c stopped: %v answered %s, before the stop %s: silently wrong",
 				id, args, describe(got), describe(want[i]))
 		}
-	}
-	if refused == 0 {
-		t.Errorf("node %s: no read refused while node c is stopped", id)
 	}
 	t.Logf("node %s: %d of %d whole-key reads refused while node c is stopped", id, refused, len(reads))
 }

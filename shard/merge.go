@@ -1,0 +1,31 @@
+package shard
+
+// What a replica's fill needs: the keys a shard holds, and a put that
+// keeps the newest copy, so a copy arriving from the primary never
+// replaces a newer live write that reached the replica first.
+
+// Keys lists the keys this shard holds copies of.
+func (s *Shard) Keys() []Key {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]Key, 0, len(s.sets))
+	for k, st := range s.sets {
+		if st.len() > 0 {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// PutNewer stores e unless the member's copy here is as new or newer, in
+// one step under the shard's lock; it reports whether e was stored.
+func (s *Shard) PutNewer(k Key, e Entry) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.setFor(k)
+	if it, ok := st.get(e.Member); ok && it.stamp >= e.Stamp {
+		return false
+	}
+	st.put(e)
+	return true
+}
