@@ -104,6 +104,22 @@ func TestSmallKeyAsksItsShards(t *testing.T) {
 	if res, exact := r.Nearest(drivers, near, 1); !exact || len(res.Hits) != 1 || res.Hits[0].Member != "0" {
 		t.Fatalf("nearest: %+v (exact %v)", res, exact)
 	}
+	// The list of shards searches keep follows members to new shards and
+	// away from old ones.
+	r.Add(drivers, "0", geo.Encode(151.2, -33.86), AddFlags{}) // Amsterdam to Sydney, in the catch-all with New York
+	if res := r.Search(drivers, world, 0); len(res.Hits) != 3 || res.Shards != 2 {
+		t.Fatalf("after a move: %d hits from %d shards", len(res.Hits), res.Shards)
+	}
+	r.Add(drivers, "3", geo.Encode(-0.12, 51.5), AddFlags{}) // London, a shard of its own
+	r.Remove(drivers, "1")                                   // Berlin's shard holds none now
+	res := r.Search(drivers, world, 0)
+	got := make([]string, len(res.Hits))
+	for i, h := range res.Hits {
+		got[i] = h.Member
+	}
+	if slices.Sort(got); !slices.Equal(got, []string{"0", "2", "3"}) || res.Shards != 2 {
+		t.Fatalf("after an add and a remove: %v from %d shards", got, res.Shards)
+	}
 }
 
 // TestTopBorders: INFO's list is the busiest borders, a bounded number.

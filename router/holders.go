@@ -30,12 +30,35 @@ type holders struct {
 	arrivals atomic.Uint64
 }
 
+// heldState is what a key keeps of which shards hold its members: a big
+// key's counts per shard, once a search needs them, and for a small key
+// the list of its shards the last search found, with the number of
+// arrivals and departures it was found at, so that searches of a key
+// whose members stay in their shards do not lock every stripe to find
+// them again.
+type heldState struct {
+	counts atomic.Pointer[holders]
+	moves  atomic.Uint64 // members come to or gone from a shard, counted before the copy goes in
+	list   atomic.Pointer[heldList]
+}
+
+// heldList is a small key's shards (sorted, read only) as of moves; ok is
+// false when they were more than heldShards.
+type heldList struct {
+	moves uint64
+	ids   []shard.ID
+	ok    bool
+}
+
 // heldMark is what a search's list of shards owed to g's counts: the
 // counts it read (nil: none) and their arrivals before it read them.
 type heldMark struct {
 	g        *geoKey
 	h        *holders
 	arrivals uint64
+	// small: the shards were a small key's holders, as of moves.
+	small bool
+	moves uint64
 }
 
 // heldOnly filters ids (sorted, distinct; reused) down to the shards
@@ -46,7 +69,7 @@ func (r *Router) heldOnly(g *geoKey, ids []shard.ID) ([]shard.ID, heldMark) {
 	if h == nil {
 		return ids, heldMark{}
 	}
-	mark := heldMark{g, h, h.arrivals.Load()}
+	mark := heldMark{g: g, h: h, arrivals: h.arrivals.Load()}
 	return slices.DeleteFunc(ids, func(id shard.ID) bool { return h.n[id].Load() == 0 }), mark
 }
 
@@ -57,10 +80,13 @@ func (r *Router) heldOnly(g *geoKey, ids []shard.ID) ([]shard.ID, heldMark) {
 // search got there. The new copy goes in before the old one goes, so
 // asking these afterwards finds it.
 func (r *Router) missed(m heldMark, q *geo.Search, ids []shard.ID) []shard.ID {
+	if m.small {
+		return r.missedHolding(m, q, ids)
+	}
 	if m.h == nil {
 		return nil
 	}
-	cur := m.g.holders.Load()
+	cur := m.g.held.counts.Load()
 	if cur == m.h && m.h.arrivals.Load() == m.arrivals {
 		return nil
 	}
@@ -80,14 +106,14 @@ func (r *Router) missed(m heldMark, q *geo.Search, ids []shard.ID) []shard.ID {
 // while another search builds them or when they do not fit the router's
 // shards (a reload replaced them).
 func (r *Router) holdersOf(g *geoKey) *holders {
-	h := g.holders.Load()
+	h := g.held.counts.Load()
 	if h == nil {
 		h = &holders{n: make([]atomic.Int32, len(r.shards))}
-		if !g.holders.CompareAndSwap(nil, h) {
+		if !g.held.counts.CompareAndSwap(nil, h) {
 			return nil
 		}
 		if !r.countHolders(g, h) {
-			g.holders.CompareAndSwap(h, nil)
+			g.held.counts.CompareAndSwap(h, nil)
 			return nil
 		}
 		h.ready.Store(true)
@@ -135,12 +161,13 @@ func (r *Router) depart(g *geoKey, member string, from shard.ID) {
 }
 
 func (r *Router) countHeld(g *geoKey, member string, id shard.ID, d int32) {
-	h := g.holders.Load()
+	g.held.moves.Add(1)
+	h := g.held.counts.Load()
 	if h == nil || !h.scanned[r.stripeOf(member)].Load() {
 		return // not kept, or the scan of this stripe will count it
 	}
 	if int(id) >= len(h.n) {
-		g.holders.CompareAndSwap(h, nil) // cannot count it: start again
+		g.held.counts.CompareAndSwap(h, nil) // cannot count it: start again
 		return
 	}
 	if h.n[id].Add(d) == 1 && d > 0 {
@@ -148,7 +175,29 @@ func (r *Router) countHeld(g *geoKey, member string, id shard.ID, d int32) {
 	}
 }
 
+// missedHolding is missed for a small key's search, which asked the
+// shards holding it: those that hold it now and were not asked.
+func (r *Router) missedHolding(m heldMark, q *geo.Search, ids []shard.ID) []shard.ID {
+	if m.g.held.moves.Load() == m.moves {
+		return nil
+	}
+	now, ok, _ := r.holding(m.g)
+	if !ok {
+		now = r.touching(q) // grown past heldShards: what the key's area search would ask
+	}
+	var late []shard.ID
+	for _, id := range now {
+		if _, asked := slices.BinarySearch(ids, id); !asked {
+			late = append(late, id)
+		}
+	}
+	return late
+}
+
 // forgetHolders drops g's counts, for a writer that changed its owner
 // table without counting (a snapshot's bulk restore, a reload's new
 // shard IDs): the next search counts again.
-func forgetHolders(g *geoKey) { g.holders.Store(nil) }
+func forgetHolders(g *geoKey) {
+	g.held.counts.Store(nil)
+	g.held.moves.Add(1) // and a small key's list of shards
+}

@@ -164,6 +164,7 @@ func TestHoldersBuiltDuringWrites(t *testing.T) {
 		r.Add(drivers, fmt.Sprint(i), geo.Encode(-10+float64(i%200)*0.2, 35+float64(i/200)), AddFlags{})
 	}
 	g := r.key(drivers, false)
+	small := shard.Key{Name: "small"}
 	world := geo.NewSearch(0, 0, geo.Shape{Box: true, Width: 40000, Height: 20000, Unit: 1000})
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
@@ -177,6 +178,9 @@ func TestHoldersBuiltDuringWrites(t *testing.T) {
 				default:
 				}
 				member := fmt.Sprint(rng.IntN(3200))
+				if i%3 == 0 { // a small key: its searches keep a list of its shards
+					r.Add(small, fmt.Sprint(rng.IntN(40)), geo.Encode(-10+rng.Float64()*40, 35+rng.Float64()*25), AddFlags{})
+				}
 				if i%5 == 0 {
 					r.Remove(drivers, member)
 					continue
@@ -190,8 +194,18 @@ func TestHoldersBuiltDuringWrites(t *testing.T) {
 		if res := r.Search(drivers, world, 0); res.Degraded {
 			t.Fatal("degraded")
 		}
+		if res := r.Search(small, world, 0); len(res.Hits) > 40 {
+			t.Fatalf("%d hits of a 40-member key", len(res.Hits))
+		}
 	}
 	close(stop)
 	wg.Wait()
 	checkHolders(t, r, g, "after concurrent writes")
+	// The small key's kept list names the shards its owner table does.
+	sg := r.key(small, false)
+	ids, ok, _ := r.holding(sg)
+	want, _ := r.holdingNow(sg)
+	if !ok || !slices.Equal(ids, want) {
+		t.Fatalf("small key's kept shards %v, owner table's %v", ids, want)
+	}
 }

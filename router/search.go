@@ -268,17 +268,30 @@ func (r *Router) asked(g *geoKey, q *geo.Search) ([]shard.ID, heldMark) {
 		return r.touching(q), heldMark{}
 	}
 	if g.entries.Load() <= smallKey {
-		if ids, ok := r.holding(g); ok {
-			return ids, heldMark{}
+		if ids, ok, mark := r.holding(g); ok {
+			return ids, mark
 		}
 	}
 	// A bigger key: of the shards q touches, those that hold some of it.
 	return r.heldOnly(g, r.touching(q))
 }
 
-// holding lists the shards that hold g's members, false once they pass
-// heldShards.
-func (r *Router) holding(g *geoKey) ([]shard.ID, bool) {
+// holding lists the shards that hold g's members (read only), false once
+// they pass heldShards. The list is kept until a member comes to or
+// leaves a shard: reading it again then costs two atomic loads, not a
+// lock of each of the key's 64 stripes.
+func (r *Router) holding(g *geoKey) (ids []shard.ID, ok bool, mark heldMark) {
+	mark = heldMark{g: g, moves: g.held.moves.Load(), small: true}
+	if l := g.held.list.Load(); l != nil && l.moves == mark.moves {
+		return l.ids, l.ok, mark
+	}
+	ids, ok = r.holdingNow(g)
+	g.held.list.Store(&heldList{mark.moves, ids, ok})
+	return ids, ok, mark
+}
+
+// holdingNow is holding from the owner table, a stripe at a time.
+func (r *Router) holdingNow(g *geoKey) ([]shard.ID, bool) {
 	var buf [8]shard.ID
 	ids := buf[:0]
 	for i := range g.stripes {
