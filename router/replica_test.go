@@ -14,8 +14,8 @@ func TestFillLocal(t *testing.T) {
 	id := shard.ID(0)
 	at := func(member string, stamp int64) shard.Entry { return shard.NewEntry(member, 1e15, stamp) }
 	r.BeginFill(id)
-	r.PutLocal(id, k, at("newer-here", 200))     // a live write, newer than the copy
-	r.PutLocal(id, k, at("older-here", 100))     // a live write the copy supersedes
+	r.PutLocal(id, k, at("newer-here", 200))      // a live write, newer than the copy
+	r.PutLocal(id, k, at("older-here", 100))      // a live write the copy supersedes
 	r.DelLocal([]shard.ID{id}, k, "deleted", 150) // a delete the copy predates
 	copied := []shard.Entry{at("newer-here", 150), at("older-here", 180), at("deleted", 120),
 		at("deleted-later", 170), at("plain", 50)}
