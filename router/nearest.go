@@ -86,6 +86,13 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 		// search asks it.
 		return Result{}, false
 	}
+	return nearestTop(res, n, partial.Load())
+}
+
+// nearestTop sorts the walk's hits nearest first and keeps n of them;
+// false when that cannot be Redis's answer: the n-th and the next tie, or
+// fewer than n+1 hits came from a walk that stopped early somewhere.
+func nearestTop(res Result, n int, partial bool) (Result, bool) {
 	// Nearest first; equal distances in discovery order, as Redis's
 	// stable full sort leaves them when it returns every hit.
 	slices.SortFunc(res.Hits, func(a, b shard.Hit) int {
@@ -93,19 +100,17 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 			cmp.Compare(a.Score, b.Score), cmp.Compare(a.Member, b.Member))
 	})
 	hits := res.Hits
-	switch {
-	case len(hits) <= n:
+	if len(hits) <= n {
 		// Every hit is here only if no shard stopped early.
-		return res, !partial.Load()
-	default:
-		for i := 1; i <= n; i++ {
-			if hits[i].Dist == hits[i-1].Dist {
-				return Result{}, false
-			}
-		}
-		res.Hits = hits[:n]
-		return res, true
+		return res, !partial
 	}
+	for i := 1; i <= n; i++ {
+		if hits[i].Dist == hits[i-1].Dist {
+			return Result{}, false
+		}
+	}
+	res.Hits = hits[:n]
+	return res, true
 }
 
 // nearFirst walks the shard that owns the centre before any other: once it
