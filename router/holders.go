@@ -50,8 +50,10 @@ type heldList struct {
 	ok    bool
 }
 
-// heldMark is what a search's list of shards owed to g's counts: the
-// counts it read (nil: none) and their arrivals before it read them.
+// heldMark is what a search's list of shards owed to g's held state: the
+// counts it read (nil: none) and their arrivals before it read them, or,
+// for a small key's kept list, the moves it was kept at. missed compares
+// them with what holds after the search.
 type heldMark struct {
 	g        *geoKey
 	h        *holders
