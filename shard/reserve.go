@@ -14,6 +14,8 @@ func (s *Shard) Reserve(k Key, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.setFor(k)
-	st.items.reserve(n)
+	if free := cap(st.items) - len(st.items); free < n {
+		st.items = append(make([]item, 0, len(st.items)+n), st.items...)
+	}
 	st.byName.reserve(n)
 }
