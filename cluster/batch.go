@@ -21,7 +21,7 @@ func (c *call) GetPut(ctx context.Context, ids []shard.ID, k shard.Key, members 
 }
 
 func (c *call) PutMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry) error {
-	return c.p.putMany(ctx, c.pass, c.ver, k, ids, es)
+	return c.p.putManyQueued(ctx, c.pass, c.ver, k, ids, es)
 }
 
 // getPut sends GEOSHARD.GETPUT db key cut nids ids... nmembers members...

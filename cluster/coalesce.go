@@ -22,11 +22,13 @@ import (
 // load 14).
 const maxPutIfInflight = 1
 
-// putIfKey is what requests must share to go in one message.
+// putIfKey is what requests must share to go in one message: the table
+// version, the key, and the command (PUTIF with its flags, or PUTMANY).
 type putIfKey struct {
 	ver   int64
 	k     shard.Key
 	flags router.AddFlags
+	many  bool
 }
 
 type putIfReq struct {
@@ -55,8 +57,21 @@ type coalescer struct {
 // expired for one of them is missing for all, which sends it the slow way.
 func (p *peer) putIfQueued(ctx context.Context, pass string, ver int64, k shard.Key, ids []shard.ID,
 	es []shard.Entry, f router.AddFlags, cut int64) ([]router.PutIfResult, error) {
+	return p.queued(ctx, pass, putIfKey{ver: ver, k: k, flags: f}, ids, es, cut)
+}
+
+// putManyQueued is putIfQueued for plain puts (GEOSHARD.PUTMANY): a
+// replica's copies, one write at a time from many clients, share messages
+// the same way.
+func (p *peer) putManyQueued(ctx context.Context, pass string, ver int64, k shard.Key, ids []shard.ID,
+	es []shard.Entry) error {
+	_, err := p.queued(ctx, pass, putIfKey{ver: ver, k: k, many: true}, ids, es, 0)
+	return err
+}
+
+func (p *peer) queued(ctx context.Context, pass string, key putIfKey, ids []shard.ID,
+	es []shard.Entry, cut int64) ([]router.PutIfResult, error) {
 	req := &putIfReq{ids: ids, es: es, cut: cut, done: make(chan struct{})}
-	key := putIfKey{ver: ver, k: k, flags: f}
 	c := &p.putIfs
 	c.mu.Lock()
 	if c.queues == nil {
@@ -96,10 +111,16 @@ func (p *peer) sendPutIfs(ctx context.Context, pass string, key putIfKey, q *put
 		ids, es = append(ids, r.ids...), append(es, r.es...)
 		cut = max(cut, r.cut)
 	}
-	res, err := p.putIf(ctx, pass, key.ver, key.k, ids, es, key.flags, cut)
+	var res []router.PutIfResult
+	var err error
+	if key.many {
+		err = p.putMany(ctx, pass, key.ver, key.k, ids, es)
+	} else {
+		res, err = p.putIf(ctx, pass, key.ver, key.k, ids, es, key.flags, cut)
+	}
 	at := 0
 	for _, r := range batch {
-		if err == nil {
+		if err == nil && !key.many {
 			r.res = res[at : at+len(r.es)]
 			at += len(r.es)
 		}
