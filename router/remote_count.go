@@ -7,6 +7,7 @@ package router
 import (
 	"context"
 	"errors"
+	"math"
 	"sync/atomic"
 
 	"geoshard/shard"
@@ -44,6 +45,15 @@ func (r *Router) TryCount(k shard.Key, min, max Bound) (int, error) {
 // delete or the owner notice that follows the handoff told it).
 func (r *Router) countCluster(k shard.Key, min, max Bound) (int, error) {
 	cut := r.minStamp(r.key(k, false), now())
+	if r.replicated() {
+		// A replica filled from its primary, or a node restarted, holds
+		// copies its owner cache knows nothing of, and an old copy a lost
+		// delete left behind then counts twice (TestClusterReplicaKill:
+		// ZCARD 20,302 of 20,300 after kills and a restart). Until the
+		// nodes can tell such copies apart, counts dedupe member by member.
+		es, _, err := r.scanCluster(k, min, max, false, cut, math.MaxInt)
+		return len(es), err
+	}
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	var total atomic.Int64
