@@ -66,7 +66,9 @@ func TestClusterColdLoad(t *testing.T) {
 	single := startGeoshardPlain(t, "single", "--position-ttl", "3600")
 	sc := redis.NewClient(&redis.Options{Addr: single.addr, Protocol: 2, DisableIdentity: true})
 	defer sc.Close()
-	tc := startCluster(t, 3, "--cluster-lease-ttl", "5", "--cluster-replicas", "0") // counts and batches are one message per node only without replicas (router.replicated)
+	// Counts and batched writes are one message per node only without
+	// replicas (router.replicated).
+	tc := startCluster(t, 3, "--cluster-lease-ttl", "5", "--cluster-replicas", "0")
 	var procs []*serverProc
 	for _, n := range tc.nodes {
 		procs = append(procs, n.proc)
