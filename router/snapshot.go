@@ -93,35 +93,15 @@ type Saved struct {
 // index in one sorted pass. A member saved twice keeps its last copy. The
 // caller keeps other writers of k out while it runs.
 func (r *Router) RestoreKey(k shard.Key, ms []Saved) {
-	if len(ms) == 0 {
-		return
-	}
-	g := r.key(k, true)
-	if g.entries.Load() != 0 {
-		for _, m := range ms {
-			r.Restore(k, m.Member, m.Score, m.Stamp)
-		}
-		return
-	}
-	es := make([]shard.Entry, len(ms))
-	stripeOf := make([]uint8, len(ms))
-	shardOf := make([]shard.ID, len(ms))
-	parallel(len(ms), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			m := &ms[i]
-			es[i] = shard.NewEntry(m.Member, m.Score, m.Stamp)
-			stripeOf[i] = r.stripeOf(m.Member)
-			shardOf[i] = r.regions.Locate(es[i].Lon, es[i].Lat)
-		}
-	})
-	kept := r.restoreOwners(g, es, stripeOf, shardOf)
-	r.restoreShards(k, es, shardOf, kept)
+	kr := r.NewKeyRestore(k)
+	kr.Add(ms)
+	kr.Finish()
 }
 
 // restoreOwners fills the empty key's owner table, stripe by stripe in
 // parallel, and reports which of es to keep: all but the earlier copies
 // of members saved twice.
-func (r *Router) restoreOwners(g *geoKey, es []shard.Entry, stripeOf []uint8, shardOf []shard.ID) []bool {
+func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, shardOf []shard.ID) []bool {
 	// Member indexes grouped by stripe, in their saved order.
 	var start [stripes + 1]int
 	for _, s := range stripeOf {
@@ -130,13 +110,13 @@ func (r *Router) restoreOwners(g *geoKey, es []shard.Entry, stripeOf []uint8, sh
 	for s := range stripes {
 		start[s+1] += start[s]
 	}
-	order := make([]int32, len(es))
+	order := make([]int32, es.n)
 	next := start
 	for i, s := range stripeOf {
 		order[next[s]] = int32(i)
 		next[s]++
 	}
-	kept := make([]bool, len(es))
+	kept := make([]bool, es.n)
 	var unique, newest atomic.Int64
 	var big atomic.Bool
 	parallel(stripes, func(lo, hi int) {
@@ -148,13 +128,13 @@ func (r *Router) restoreOwners(g *geoKey, es []shard.Entry, stripeOf []uint8, sh
 			st.owner.reserve(len(idx))
 			stamp, n := int64(0), int64(0)
 			for j, i := range idx {
-				e := &es[i]
+				e := es.at(int(i))
 				p, dup := st.owner.upsert(e.Member)
 				p.set(slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp})
 				if dup {
 					// Rare: drop the earlier copy, which is in this stripe.
 					for _, p := range slices.Backward(idx[:j]) {
-						if kept[p] && es[p].Member == e.Member {
+						if kept[p] && es.at(int(p)).Member == e.Member {
 							kept[p] = false
 							n--
 							break
@@ -194,7 +174,7 @@ func (r *Router) restoreOwners(g *geoKey, es []shard.Entry, stripeOf []uint8, sh
 }
 
 // restoreShards hands each shard its kept members in one bulk load.
-func (r *Router) restoreShards(k shard.Key, es []shard.Entry, shardOf []shard.ID, kept []bool) {
+func (r *Router) restoreShards(k shard.Key, es *entryBlocks, shardOf []shard.ID, kept []bool) {
 	per := make([][]shard.Entry, len(r.shards))
 	counts := make([]int, len(r.shards))
 	for i, id := range shardOf {
@@ -207,7 +187,7 @@ func (r *Router) restoreShards(k shard.Key, es []shard.Entry, shardOf []shard.ID
 			if per[id] == nil {
 				per[id] = make([]shard.Entry, 0, counts[id])
 			}
-			per[id] = append(per[id], es[i])
+			per[id] = append(per[id], *es.at(i))
 		}
 	}
 	parallel(len(per), func(lo, hi int) {

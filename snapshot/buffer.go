@@ -47,6 +47,7 @@ func (r *Reader) fill(n int) error {
 			return fmt.Errorf("snapshot %s: read: %w", r.path, err)
 		}
 	}
+	r.text = ""
 	return nil
 }
 
@@ -117,4 +118,22 @@ func (r *Reader) bytes() ([]byte, error) {
 func (r *Reader) str() (string, error) {
 	b, err := r.bytes()
 	return string(b), err
+}
+
+// member reads a length-prefixed string as a slice of one string copy
+// of the whole buffer: a million members cost a few block copies
+// instead of a million small allocations. The copy stays alive while
+// any member read from it does, so this is only for strings the caller
+// copies elsewhere (the member names, which the index stores in its own
+// arenas); a key kept as a map key would pin its block.
+func (r *Reader) member() (string, error) {
+	b, err := r.bytes()
+	if err != nil || len(b) == 0 {
+		return "", err
+	}
+	if r.text == "" {
+		r.text = string(r.buf)
+	}
+	from := r.pos - len(b)
+	return r.text[from:r.pos], nil
 }

@@ -20,7 +20,7 @@ type Record struct {
 	Key      string        // KindString, KindZset, KindPosTTL
 	Value    []byte        // KindString
 	ExpireMS int64         // KindString, KindZset: unix ms, 0 for none
-	Member   string        // KindMember
+	Member   string        // KindMember: may share its bytes with other members
 	Score    float64       // KindMember
 	Stamp    int64         // KindMember: write time, unix ns
 	TTL      time.Duration // KindPosTTL
@@ -33,6 +33,7 @@ type Reader struct {
 	f       *os.File
 	crc     hash.Hash64 // of every byte read into buf so far
 	buf     []byte      // file bytes read ahead; buf[pos] is at off
+	text    string      // a copy of buf for member names, "" until needed
 	pos     int
 	off     int64 // of the next byte to parse
 	end     int64 // where the trailer starts
@@ -176,7 +177,7 @@ func (r *Reader) Next() (Record, error) {
 		if !r.inZset {
 			return Record{}, r.corrupt(start, "member outside a geo key")
 		}
-		if rec.Member, err = r.str(); err == nil {
+		if rec.Member, err = r.member(); err == nil {
 			var b []byte
 			if b, err = r.take(8); err == nil {
 				rec.Score = math.Float64frombits(binary.BigEndian.Uint64(b))
