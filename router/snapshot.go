@@ -3,7 +3,6 @@ package router
 import (
 	"math"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -100,61 +99,55 @@ func (r *Router) RestoreKey(k shard.Key, ms []Saved) {
 
 // restoreOwners fills the empty key's owner table, stripe by stripe in
 // parallel, and reports which of es to keep: all but the earlier copies
-// of members saved twice.
+// of members saved twice. Each worker sweeps es in its saved order and
+// takes the members of its stripes: a sweep streams through memory,
+// where visiting a stripe's members one after the other missed the
+// cache on every entry and every name.
 func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, shardOf []shard.ID) []bool {
-	// Member indexes grouped by stripe, in their saved order.
-	var start [stripes + 1]int
+	var count [stripes]int
 	for _, s := range stripeOf {
-		start[s+1]++
-	}
-	for s := range stripes {
-		start[s+1] += start[s]
-	}
-	order := make([]int32, es.n)
-	next := start
-	for i, s := range stripeOf {
-		order[next[s]] = int32(i)
-		next[s]++
+		count[s]++
 	}
 	kept := make([]bool, es.n)
 	var unique, newest atomic.Int64
 	var big atomic.Bool
 	parallel(stripes, func(lo, hi int) {
 		for s := lo; s < hi; s++ {
-			idx := order[start[s]:start[s+1]]
 			st := &g.stripes[s]
 			st.mu.Lock()
+			defer st.mu.Unlock()
 			st.owner = owners{}
-			st.owner.reserve(len(idx))
-			stamp, n := int64(0), int64(0)
-			for j, i := range idx {
-				e := es.at(int(i))
-				p, dup := st.owner.upsert(e.Member)
-				p.set(slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp})
-				if dup {
-					// Rare: drop the earlier copy, which is in this stripe.
-					for _, p := range slices.Backward(idx[:j]) {
-						if kept[p] && es.at(int(p)).Member == e.Member {
-							kept[p] = false
-							n--
-							break
-						}
-					}
-				}
-				kept[i] = true
-				n++
-				stamp = max(stamp, e.Stamp)
-				if len(e.Member) > listpackValue || (e.Score == 0 && math.Signbit(e.Score)) {
-					big.Store(true) // only a skiplist keeps a long member or a -0
-				}
+			st.owner.reserve(count[s])
+		}
+		stamp, n := int64(0), int64(0)
+		var dups [stripes]bool
+		for i, s := range stripeOf {
+			if int(s) < lo || int(s) >= hi {
+				continue
 			}
-			st.mu.Unlock()
-			unique.Add(n)
-			for {
-				cur := newest.Load()
-				if stamp <= cur || newest.CompareAndSwap(cur, stamp) {
-					break
-				}
+			e := es.at(i)
+			p, dup := g.stripes[s].owner.upsert(e.Member)
+			p.set(slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp})
+			dups[s] = dups[s] || dup
+			kept[i] = !dup
+			if !dup {
+				n++
+			}
+			stamp = max(stamp, e.Stamp)
+			if len(e.Member) > listpackValue || (e.Score == 0 && math.Signbit(e.Score)) {
+				big.Store(true) // only a skiplist keeps a long member or a -0
+			}
+		}
+		for s := lo; s < hi; s++ {
+			if dups[s] {
+				keepLast(es, stripeOf, uint8(s), kept)
+			}
+		}
+		unique.Add(n)
+		for {
+			cur := newest.Load()
+			if stamp <= cur || newest.CompareAndSwap(cur, stamp) {
+				break
 			}
 		}
 	})
@@ -171,6 +164,22 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 		}
 	}
 	return kept
+}
+
+// keepLast marks, in a stripe that had a member saved twice, only each
+// member's last copy as kept. Rare: saves write each member once.
+func keepLast(es *entryBlocks, stripeOf []uint8, s uint8, kept []bool) {
+	last := make(map[string]int)
+	for i, t := range stripeOf {
+		if t == s {
+			last[es.at(i).Member] = i
+		}
+	}
+	for i, t := range stripeOf {
+		if t == s {
+			kept[i] = last[es.at(i).Member] == i
+		}
+	}
 }
 
 // restoreShards hands each shard its kept members in one bulk load.
