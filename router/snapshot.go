@@ -1,8 +1,10 @@
 package router
 
 import (
+	"cmp"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -199,9 +201,18 @@ func (r *Router) restoreShards(k shard.Key, es *entryBlocks, shardOf []shard.ID,
 			per[id] = append(per[id], *es.at(i))
 		}
 	}
-	parallel(len(per), func(lo, hi int) {
-		for id := lo; id < hi; id++ {
-			r.shards[id].Load(k, per[id])
+	// Largest first, each worker taking the next: drivers cluster in a
+	// few regions, and contiguous halves of the shards left one worker
+	// with most of the members.
+	ids := make([]int, len(per))
+	for id := range ids {
+		ids[id] = id
+	}
+	slices.SortFunc(ids, func(a, b int) int { return cmp.Compare(counts[b], counts[a]) })
+	var next atomic.Int64
+	parallel(min(len(ids), runtime.GOMAXPROCS(0)), func(int, int) {
+		for j := next.Add(1) - 1; j < int64(len(ids)); j = next.Add(1) - 1 {
+			r.shards[ids[j]].Load(k, per[ids[j]])
 		}
 	})
 }
