@@ -174,19 +174,21 @@ func keepLast(es *entryBlocks, stripeOf []uint8, s uint8, kept []bool) {
 	last := make(map[string]int)
 	for i, t := range stripeOf {
 		if t == s {
-			last[es.at(i).Member] = i
+			last[es.member(i)] = i
 		}
 	}
 	for i, t := range stripeOf {
 		if t == s {
-			kept[i] = last[es.at(i).Member] == i
+			kept[i] = last[es.member(i)] == i
 		}
 	}
 }
 
-// restoreShards hands each shard its kept members in one bulk load.
+// restoreShards hands each shard its kept members in one bulk load,
+// by their indexes: a copy of the entries would be as many Go pointers
+// for the collector to scan.
 func (r *Router) restoreShards(k shard.Key, es *entryBlocks, shardOf []shard.ID, kept []bool) {
-	per := make([][]shard.Entry, len(r.shards))
+	per := make([][]int32, len(r.shards))
 	counts := make([]int, len(r.shards))
 	for i, id := range shardOf {
 		if kept[i] {
@@ -196,9 +198,9 @@ func (r *Router) restoreShards(k shard.Key, es *entryBlocks, shardOf []shard.ID,
 	for i, id := range shardOf {
 		if kept[i] {
 			if per[id] == nil {
-				per[id] = make([]shard.Entry, 0, counts[id])
+				per[id] = make([]int32, 0, counts[id])
 			}
-			per[id] = append(per[id], *es.at(i))
+			per[id] = append(per[id], int32(i))
 		}
 	}
 	// Largest first, each worker taking the next: drivers cluster in a
@@ -212,7 +214,8 @@ func (r *Router) restoreShards(k shard.Key, es *entryBlocks, shardOf []shard.ID,
 	var next atomic.Int64
 	parallel(min(len(ids), runtime.GOMAXPROCS(0)), func(int, int) {
 		for j := next.Add(1) - 1; j < int64(len(ids)); j = next.Add(1) - 1 {
-			r.shards[ids[j]].Load(k, per[ids[j]])
+			idx := per[ids[j]]
+			r.shards[ids[j]].LoadEach(k, len(idx), func(i int) shard.Entry { return es.at(int(idx[i])) })
 		}
 	})
 }
