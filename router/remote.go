@@ -114,7 +114,8 @@ type remoteState struct {
 	inflightMu sync.Mutex
 	inflight   map[memberRef]chan struct{} // members with a write out (hold)
 
-	fills sync.Map // shard.ID -> *fill: replicas being filled here (replica.go)
+	fills  sync.Map // shard.ID -> *fill: replicas being filled here (replica.go)
+	keyLog keyLog   // whole-key changes a fill must not undo (replica_keys.go)
 }
 
 // SetRemote switches the router to cluster mode; cluster calls it before
