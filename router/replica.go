@@ -116,3 +116,7 @@ func (r *Router) tombstone(ids []shard.ID, k shard.Key, member string, notAfter 
 		fl.mu.Unlock()
 	}
 }
+
+// DropOwnerNotices makes this node lose every owner notice it would send
+// after a handoff, as a node unreachable at that moment does. For tests.
+func (r *Router) DropOwnerNotices(drop bool) { r.remote.dropNotices.Store(drop) }
