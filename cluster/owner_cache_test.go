@@ -97,7 +97,7 @@ func mustAdd(t *testing.T, r *router.Router, k shard.Key, member string, score f
 }
 
 // startReplicated starts in-process nodes with one replica per shard.
-func startReplicated(t *testing.T, endpoint string, ids ...string) map[string]*Node {
+func startReplicated(t testing.TB, endpoint string, ids ...string) map[string]*Node {
 	t.Helper()
 	nodes := map[string]*Node{}
 	for i, id := range ids {
@@ -116,7 +116,7 @@ func startReplicated(t *testing.T, endpoint string, ids ...string) map[string]*N
 
 // replicated waits until every node runs one table with a replica for
 // every shard, and returns it.
-func replicated(t *testing.T, nodes map[string]*Node) *Table {
+func replicated(t testing.TB, nodes map[string]*Node) *Table {
 	t.Helper()
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		tb := nodes["a"].Table()
@@ -125,11 +125,14 @@ func replicated(t *testing.T, nodes map[string]*Node) *Table {
 			ok = ok && n.Table().Version == tb.Version
 		}
 		for i, r := range tb.Replica {
-			ok = ok && r != "" && tb.Owner[i] != ""
+			ok = ok && r != "" && tb.Owner[i] != "" && tb.filled[i]
 		}
 		load := map[string]int{}
 		for _, o := range tb.Owner {
 			load[o]++
+		}
+		for _, n := range load {
+			ok = ok && n >= len(tb.Owner)/len(nodes) && n <= len(tb.Owner)/len(nodes)+1
 		}
 		ok = ok && len(load) == len(nodes)
 		if ok {
@@ -142,7 +145,7 @@ func replicated(t *testing.T, nodes map[string]*Node) *Table {
 
 // samePair finds two shards held by the same two nodes, the node x that
 // holds neither and one b of the two.
-func samePair(t *testing.T, tb *Table, m *shard.Map) (s1, s2 shard.ID, x, b string) {
+func samePair(t testing.TB, tb *Table, m *shard.Map) (s1, s2 shard.ID, x, b string) {
 	t.Helper()
 	for i := range tb.Owner {
 		for j := range tb.Owner {
@@ -162,7 +165,7 @@ func samePair(t *testing.T, tb *Table, m *shard.Map) (s1, s2 shard.ID, x, b stri
 }
 
 // pointIn finds a point of shard id's area, away from its borders.
-func pointIn(t *testing.T, m *shard.Map, id shard.ID) [2]float64 {
+func pointIn(t testing.TB, m *shard.Map, id shard.ID) [2]float64 {
 	t.Helper()
 	for lat := -70.0; lat <= 70; lat += 0.5 {
 		for lon := -179.0; lon <= 179; lon += 0.5 {

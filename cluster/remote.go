@@ -157,7 +157,9 @@ func (p *peer) nearest(ctx context.Context, pass string, ver int64, id shard.ID,
 // put stores a copy; with expect != 0 the shard's primary refuses it
 // (router.ErrStaleCopy) unless the member's copy there has that stamp.
 func (p *peer) put(ctx context.Context, pass string, ver int64, id shard.ID, k shard.Key, e shard.Entry, expect int64) error {
-	args := []any{itoa(int64(id)), itoa(int64(k.DB)), k.Name, e.Member, ftoa(e.Score), itoa(e.Stamp)}
+	args := make([]any, 6, 7)
+	args[0], args[1], args[2] = itoa(int64(id)), itoa(int64(k.DB)), k.Name
+	args[3], args[4], args[5] = e.Member, ftoa(e.Score), itoa(e.Stamp)
 	if expect != 0 {
 		args = append(args, itoa(expect))
 	}
