@@ -101,17 +101,24 @@ func startReplicated(t testing.TB, endpoint string, ids ...string) map[string]*N
 	t.Helper()
 	nodes := map[string]*Node{}
 	for i, id := range ids {
-		r := router.New(router.Config{PositionTTL: time.Minute})
-		n, err := StartNode(r, NodeConfig{Endpoints: []string{endpoint}, Cluster: "t", ID: id,
-			Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i), Password: "pw", Replicas: 1,
-			LeaseTTL: 2 * time.Second, Rebalance: 100 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(n.Close)
-		nodes[id] = n
+		nodes[id] = startReplicaNode(t, endpoint, id, i, nil)
 	}
 	return nodes
+}
+
+// startReplicaNode starts one node with one replica per shard; pause, if
+// set, runs between each of its fills' copy and merge.
+func startReplicaNode(t testing.TB, endpoint, id string, i int, pause func(string)) *Node {
+	t.Helper()
+	r := router.New(router.Config{PositionTTL: time.Minute})
+	n, err := StartNode(r, NodeConfig{Endpoints: []string{endpoint}, Cluster: "t", ID: id,
+		Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i), Password: "pw", Replicas: 1,
+		LeaseTTL: 2 * time.Second, Rebalance: 100 * time.Millisecond, fillPause: pause})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(n.Close)
+	return n
 }
 
 // replicated waits until every node runs one table with a replica for
