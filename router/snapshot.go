@@ -59,9 +59,11 @@ func (r *Router) Restore(k shard.Key, member string, score float64, stamp int64)
 	}
 	e := shard.NewEntry(member, score, stamp)
 	to := r.regions.Locate(e.Lon, e.Lat)
+	r.arrive(g, member, cur.shard, exists, to)
 	r.shards[to].Put(k, e)
 	if exists && cur.shard != to {
 		r.shards[cur.shard].Delete(k, member, math.MaxInt64)
+		r.depart(g, member, cur.shard)
 	}
 	st.owner.set(member, slot{shard: to, score: score, stamp: stamp})
 }
@@ -116,6 +118,7 @@ func (r *Router) RestoreKey(k shard.Key, ms []Saved) {
 	})
 	kept := r.restoreOwners(g, es, stripeOf, shardOf)
 	r.restoreShards(k, es, shardOf, kept)
+	forgetHolders(g) // the bulk restore did not count its members
 }
 
 // restoreOwners fills the empty key's owner table, stripe by stripe in

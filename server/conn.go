@@ -55,7 +55,7 @@ func (s *Server) serveConn(nc net.Conn) {
 		return
 	}
 	rd := resp.NewReader(nc)
-	cs := &connState{nc: nc, replies: newReplies(&s.replies)}
+	cs := newConnState(nc, &s.replies)
 	defer func() {
 		if rd.BigBytes >= reclaimAfter {
 			s.reclaimSoon()
@@ -195,13 +195,21 @@ const stallCheck = time.Second
 // path.
 func (s *Server) writeStalled(cs *connState, buf []byte, deadline time.Time, lim *OutputLimit) error {
 	nc := cs.nc
+	// The fast path: replies that fit the socket's send buffer leave in
+	// one write that cannot block, so no stall check (a deadline, with
+	// its timer, per reply) is armed for them.
+	n, err := cs.tryWrite(buf)
+	if err != nil || n == len(buf) {
+		return err
+	}
+	buf = buf[n:]
 	if lim.Soft <= 0 || lim.SoftTime <= 0 || (!deadline.IsZero() && time.Until(deadline) <= stallCheck) {
 		_, err := nc.Write(buf)
 		return err
 	}
 	start := time.Now()
 	cs.writeDeadline(start.Add(stallCheck))
-	n, err := nc.Write(buf)
+	n, err = nc.Write(buf)
 	if !errors.Is(err, os.ErrDeadlineExceeded) {
 		return err
 	}

@@ -67,11 +67,11 @@ func (l OutputLimit) String() string {
 // DefaultGCPercent is gc-percent's default. The index holds no pointer
 // per member (names in byte chunks, slots and tree entries of plain
 // numbers), so a collection marks little however many drivers there are,
-// and a low percent costs little CPU while keeping RSS near the live
-// index: at a million drivers a 5 km search cost the same CPU at 10 as at
-// 100 in process, and RSS growth after a load and updates was about 1.3x
-// the live heap instead of 2x and more (docs/BENCHMARKS.md).
-const DefaultGCPercent = 10
+// and a low percent keeps RSS near the live index for little CPU. At a
+// million drivers, side by side (docs/BENCHMARKS.md): 20 against 10 costs
+// 1.09x the RSS and 0.83x the CPU per 5 km search, which keeps wide
+// searches well above 1.5x Redis's rate.
+const DefaultGCPercent = 20
 
 // Defaults returns the options of a server started with no arguments.
 func Defaults() Options {

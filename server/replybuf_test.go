@@ -145,7 +145,11 @@ func TestBigRepliesReuseBuffers(t *testing.T) {
 			runtime.ReadMemStats(&after)
 			perRound := (after.TotalAlloc - before.TotalAlloc) / rounds
 			t.Logf("replies %d bytes, %d bytes allocated per round", size, perRound)
-			if perRound > uint64(size)/8 {
+			limit := uint64(size) / 8
+			if raceEnabled {
+				limit = uint64(size) * 3 / 4 // a quarter of the Puts are dropped; without the pool it is over 1x
+			}
+			if perRound > limit {
 				t.Errorf("%d bytes allocated per round of %d bytes of replies: the reply buffer is not reused", perRound, size)
 			}
 		})

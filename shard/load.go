@@ -34,17 +34,17 @@ func (s *set) load(es []Entry) {
 		}
 		return
 	}
-	s.items, s.free, s.names = slab{}, nil, Names{}
-	s.items.reserve(len(es))
+	s.items = slices.Grow(s.items[:0], len(es))
+	s.free = s.free[:0]
 	refs := make([]ref, len(es))
-	for _, e := range es {
-		at := s.items.push(item{name: s.names.Add(e.Member), score: e.Score, stamp: e.Stamp})
-		refs[at] = mkref(e.Score, at)
+	for at, e := range es {
+		s.items = append(s.items, item{name: s.names.Add(e.Member), score: e.Score, stamp: e.Stamp})
+		refs[at] = mkref(e.Score, uint32(at))
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		s.byName.reserve(s.items.len())
-		for at := range s.items.len() {
+		s.byName.reserve(len(s.items))
+		for at := range s.items {
 			s.byName.insert(uint32(at))
 		}
 	})

@@ -156,7 +156,7 @@ func (s *Shard) SearchCells(k Key, q *geo.Search, mask CellMask, minStamp int64,
 					return true
 				}
 			}
-			it := st.items.at(r.at)
+			it := &st.items[r.at]
 			if it.stamp < minStamp {
 				return true
 			}
