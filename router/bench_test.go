@@ -239,9 +239,12 @@ func BenchmarkFineMap(b *testing.B) {
 			}
 			for _, sh := range shapes {
 				b.Run(fmt.Sprintf("members=%d/%s/%s", members, sh.name, mp.name), func(b *testing.B) {
+					start, shards := cpuTime(), 0
 					for b.Loop() {
-						r.Search(drivers, geo.NewSearch(4.9, 52.37, sh.shape), 0)
+						shards += r.Search(drivers, geo.NewSearch(4.9, 52.37, sh.shape), 0).Shards
 					}
+					b.ReportMetric(float64(cpuTime()-start)/1e3/float64(b.N), "cpu-us/op")
+					b.ReportMetric(float64(shards)/float64(b.N), "shards/op")
 				})
 			}
 		}

@@ -64,15 +64,23 @@ func TestTenThousandAreas(t *testing.T) {
 	if n, most := len(r.Stats().Borders()), m.Borders(); n > most {
 		t.Errorf("%d borders with counters, the map has %d", n, most)
 	}
-	// A world-wide search asks every shard: each border once.
+	// A search asks the shards it touches that hold some of the key:
+	// each border between two of them once.
+	for i, p := range [][2]float64{{-9.8, 35.1}, {-9.4, 35.1}, {-9.8, 35.35}} {
+		r.Add(drivers, fmt.Sprintf("corner%d", i), geo.Encode(p[0], p[1]), AddFlags{})
+	}
+	corner := geo.NewSearch(-9.6, 35.1, geo.Shape{Radius: 60, Unit: 1000})
+	if ids, _ := r.asked(r.key(drivers, false), corner); r.fromOwners(r.key(drivers, false), len(ids)) {
+		t.Fatalf("the corner search (%d shards) would read the owner table", len(ids))
+	}
 	west, _ := m.Lookup("cell-0-0")
 	east, _ := m.Lookup("cell-1-0")
 	far, _ := m.Lookup("cell-99-99")
 	before0 := r.Stats().Border(west, east).Searches.Load()
 	elsewhere := r.Stats().Elsewhere.Searches.Load()
-	r.Search(drivers, geo.NewSearch(0, 0, geo.Shape{Box: true, Width: 40000, Height: 20000, Unit: 1000}), 0)
+	r.Search(drivers, corner, 0)
 	if d := r.Stats().Border(west, east).Searches.Load() - before0; d != 1 {
-		t.Errorf("world search counted %d on a border, want 1", d)
+		t.Errorf("corner search counted %d on a border, want 1", d)
 	}
 	if r.Stats().Border(west, far) != &r.Stats().Elsewhere || r.Stats().Elsewhere.Searches.Load() != elsewhere {
 		t.Error("shards far apart counted as a border")
@@ -96,15 +104,39 @@ func TestSmallKeyAsksItsShards(t *testing.T) {
 	if res, exact := r.Nearest(drivers, near, 1); !exact || len(res.Hits) != 1 || res.Hits[0].Member != "0" {
 		t.Fatalf("nearest: %+v (exact %v)", res, exact)
 	}
+	// The list of shards searches keep follows members to new shards and
+	// away from old ones.
+	r.Add(drivers, "0", geo.Encode(151.2, -33.86), AddFlags{}) // Amsterdam to Sydney, in the catch-all with New York
+	if res := r.Search(drivers, world, 0); len(res.Hits) != 3 || res.Shards != 2 {
+		t.Fatalf("after a move: %d hits from %d shards", len(res.Hits), res.Shards)
+	}
+	r.Add(drivers, "3", geo.Encode(-0.12, 51.5), AddFlags{}) // London, a shard of its own
+	r.Remove(drivers, "1")                                   // Berlin's shard holds none now
+	res := r.Search(drivers, world, 0)
+	got := make([]string, len(res.Hits))
+	for i, h := range res.Hits {
+		got[i] = h.Member
+	}
+	if slices.Sort(got); !slices.Equal(got, []string{"0", "2", "3"}) || res.Shards != 2 {
+		t.Fatalf("after an add and a remove: %v from %d shards", got, res.Shards)
+	}
 }
 
 // TestTopBorders: INFO's list is the busiest borders, a bounded number.
 func TestTopBorders(t *testing.T) {
 	m := shard.GridMap(0, 40, 10, 50, 30, 30, 200)
 	r := New(Config{Regions: m, FanoutTimeout: time.Minute})
-	for i := range 2 * smallKey { // a key searched by area, not by holder
-		r.Add(drivers, fmt.Sprintf("m%d", i), geo.Encode(0.1+float64(i)*0.07, 49), AddFlags{})
+	// A key searched by area, not by holder, with members in every area
+	// (a world-wide search asks every shard holding some), too many to
+	// read from the owner table instead, and one in the catch-all by the
+	// south-west corner.
+	const perCell = ownerScanShards + 2
+	for i := range 30 * 30 * perCell {
+		c := i / perCell
+		lon, lat := (float64(c%30)+0.1+0.8*float64(i%perCell)/perCell)/3, 40+(float64(c/30)+0.5)/3
+		r.Add(drivers, fmt.Sprintf("m%d", i), geo.Encode(lon, lat), AddFlags{})
 	}
+	r.Add(drivers, "outside", geo.Encode(-0.05, 39.95), AddFlags{})
 	r.Search(drivers, geo.NewSearch(5, 45, geo.Shape{Box: true, Width: 40000, Height: 20000, Unit: 1000}), 0)
 	r.Search(drivers, geo.NewSearch(0.01, 40.01, geo.Shape{Radius: 2, Unit: 1000}), 0) // the south-west corner
 	all := len(r.Stats().Borders())

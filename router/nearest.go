@@ -25,12 +25,16 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 	if g == nil && r.cl == nil {
 		return Result{}, true
 	}
-	if !q.NearestFirst() || n > maxNearest || r.moving() != nil {
-		// While a reload moves members, the walk's shortcuts (the
-		// centre's shard first) do not hold: the full search serves.
+	if !q.NearestFirst() || n > maxNearest {
 		return Result{}, false
 	}
-	ids := r.asked(g, q)
+	// While a reload moves members the walk holds as it is: a member not
+	// moved yet lies within its previous shard's area and margin, and
+	// asked and touching name the previous map's shards too, so any shard
+	// that can hold a nearer member is asked; a member caught between its
+	// two copies shows up twice, which sends the caller to the full search.
+	asked, mark := r.asked(g, q)
+	ids := asked
 	cut := r.minStamp(g, now())
 	// Each shard gives its n+1 nearest: enough to see whether the n-th
 	// and the next are tied.
@@ -77,6 +81,18 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 		}
 	}
 	r.stats.countFanOut(res.Shards)
+	if len(r.missed(mark, q, asked)) > 0 {
+		// A member came meanwhile to a shard skipped as empty: the full
+		// search asks it.
+		return Result{}, false
+	}
+	return nearestTop(res, n, partial.Load())
+}
+
+// nearestTop sorts the walk's hits nearest first and keeps n of them;
+// false when that cannot be Redis's answer: the n-th and the next tie, or
+// fewer than n+1 hits came from a walk that stopped early somewhere.
+func nearestTop(res Result, n int, partial bool) (Result, bool) {
 	// Nearest first; equal distances in discovery order, as Redis's
 	// stable full sort leaves them when it returns every hit.
 	slices.SortFunc(res.Hits, func(a, b shard.Hit) int {
@@ -84,19 +100,17 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 			cmp.Compare(a.Score, b.Score), cmp.Compare(a.Member, b.Member))
 	})
 	hits := res.Hits
-	switch {
-	case len(hits) <= n:
+	if len(hits) <= n {
 		// Every hit is here only if no shard stopped early.
-		return res, !partial.Load()
-	default:
-		for i := 1; i <= n; i++ {
-			if hits[i].Dist == hits[i-1].Dist {
-				return Result{}, false
-			}
-		}
-		res.Hits = hits[:n]
-		return res, true
+		return res, !partial
 	}
+	for i := 1; i <= n; i++ {
+		if hits[i].Dist == hits[i-1].Dist {
+			return Result{}, false
+		}
+	}
+	res.Hits = hits[:n]
+	return res, true
 }
 
 // nearFirst walks the shard that owns the centre before any other: once it

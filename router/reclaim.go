@@ -36,6 +36,7 @@ func (r *Router) Reclaim() {
 			if cur, ok := st.owner.get(e.Member); ok && cur.shard == shard.ID(id) && cur.stamp == e.Stamp {
 				st.owner.del(e.Member)
 				g.entries.Add(-1)
+				r.depart(g, e.Member, cur.shard)
 			}
 			st.mu.Unlock()
 		})

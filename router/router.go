@@ -69,6 +69,7 @@ type geoKey struct {
 	// matters for one thing a client can see: a listpack turns a score of
 	// -0 into 0, a skiplist keeps it.
 	big     atomic.Bool
+	held    heldState // which shards hold members, for searches (holders.go)
 	stripes [stripes]stripe
 }
 

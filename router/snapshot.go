@@ -60,9 +60,11 @@ func (r *Router) Restore(k shard.Key, member string, score float64, stamp int64)
 	}
 	e := shard.NewEntry(member, score, stamp)
 	to := r.regions.Locate(e.Lon, e.Lat)
+	r.arrive(g, member, cur.shard, exists, to)
 	r.shards[to].Put(k, e)
 	if exists && cur.shard != to {
 		r.shards[cur.shard].Delete(k, member, math.MaxInt64)
+		r.depart(g, member, cur.shard)
 	}
 	st.owner.set(member, slot{shard: to, score: score, stamp: stamp})
 }

@@ -54,6 +54,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	to := r.place(cur.shard, exists, e.Lon, e.Lat)
 	// No slab hint is kept: it would cost every member 8 bytes of the
 	// owner table, for a name lookup that is a small share of an update.
+	r.arrive(g, member, cur.shard, exists, to) // before the copy goes in: no search skips it
 	r.shards[to].PutAt(k, e, 0)
 	r.stats.Shards[to].Writes.Add(1)
 	if exists && cur.shard != to {
@@ -64,6 +65,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 		if !r.hooks.dropDeletes.Load() {
 			r.shards[cur.shard].Delete(k, member, stamp-1)
 		}
+		r.depart(g, member, cur.shard)
 	}
 	next := slot{shard: to, score: score, stamp: stamp}
 	if exists {
@@ -124,6 +126,7 @@ func (r *Router) Remove(k shard.Key, member string) bool {
 	st.owner.del(member)
 	g.entries.Add(-1)
 	r.shards[cur.shard].Delete(k, member, math.MaxInt64)
+	r.depart(g, member, cur.shard)
 	return cur.stamp >= r.minStamp(g, now())
 }
 
