@@ -166,7 +166,7 @@ func internalPutMany(r *router.Router, t *Table, p *parser, w Replier) {
 	w.Int(int64(len(es)))
 }
 
-func (c *call) PutIf(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry, f router.AddFlags, cut int64) ([]router.PutIfResult, error) {
+func (c *call) PutIfMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry, f router.AddFlags, cut int64) ([]router.PutIfResult, error) {
 	return c.p.putIfQueued(ctx, c.pass, c.ver, k, ids, es, f, cut)
 }
 

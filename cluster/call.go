@@ -30,7 +30,11 @@ func (c *call) Nearest(ctx context.Context, id shard.ID, k shard.Key, q *geo.Sea
 }
 
 func (c *call) Put(ctx context.Context, id shard.ID, k shard.Key, e shard.Entry) error {
-	return c.p.put(ctx, c.pass, c.ver, id, k, e)
+	return c.p.put(ctx, c.pass, c.ver, id, k, e, 0)
+}
+
+func (c *call) PutIf(ctx context.Context, id shard.ID, k shard.Key, e shard.Entry, expect int64) error {
+	return c.p.put(ctx, c.pass, c.ver, id, k, e, expect)
 }
 
 func (c *call) Del(ctx context.Context, ids []shard.ID, k shard.Key, member string, notAfter int64) (int64, error) {

@@ -14,10 +14,17 @@ func internalPut(r *router.Router, t *Table, p *parser, w Replier) {
 	id := p.shard(t)
 	k := p.key()
 	member, score, stamp := p.str(), p.float(), p.int()
+	var expect int64 // optional: the stamp the writer expects here
+	if len(p.args) > 0 {
+		expect = p.int()
+	}
 	if !p.ok(w) {
 		return
 	}
-	r.PutLocal(id, k, shard.NewEntry(member, score, stamp))
+	if r.PutLocalIf(id, k, shard.NewEntry(member, score, stamp), expect) != nil {
+		w.Error(errStalePrefix + " member's copy changed")
+		return
+	}
 	w.Int(1)
 }
 

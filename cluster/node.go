@@ -42,6 +42,8 @@ type NodeConfig struct {
 	CallTimeout time.Duration // per remote call other than searches; 0: 1 s
 	Replicas    int           // replicas per shard: 0 or 1 (cluster-replicas)
 	Logger      *slog.Logger  // nil: slog's default
+
+	fillPause func(shard string) // tests: runs between a fill's copy and its merge
 }
 
 // Node is this process's membership in a cluster: it keeps its lease

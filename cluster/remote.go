@@ -60,6 +60,7 @@ func (p *peer) close() { p.c.Close() }
 const (
 	errVersionPrefix  = "GSVERSION"
 	errNotOwnerPrefix = "GSNOTOWNER"
+	errStalePrefix    = "GSSTALE" // a conditional put refused (router.ErrStaleCopy)
 )
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
@@ -80,6 +81,9 @@ func (p *peer) do(ctx context.Context, pass string, ver int64, name string, args
 	}
 	if err != nil && strings.HasPrefix(err.Error(), errVersionPrefix) {
 		return nil, fmt.Errorf("node %s (%s) %s: %w: %w", p.id, p.addr, name, router.ErrStale, err)
+	}
+	if err != nil && strings.HasPrefix(err.Error(), errStalePrefix) {
+		return nil, fmt.Errorf("node %s (%s) %s: %w", p.id, p.addr, name, router.ErrStaleCopy)
 	}
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return nil, fmt.Errorf("node %s (%s) %s: %w", p.id, p.addr, name, err)
@@ -152,9 +156,16 @@ func (p *peer) nearest(ctx context.Context, pass string, ver int64, id shard.ID,
 	return hits, str(arr[0]) == "1", nil
 }
 
-func (p *peer) put(ctx context.Context, pass string, ver int64, id shard.ID, k shard.Key, e shard.Entry) error {
-	_, err := p.do(ctx, pass, ver, "GEOSHARD.PUT", itoa(int64(id)), itoa(int64(k.DB)), k.Name,
-		e.Member, ftoa(e.Score), itoa(e.Stamp))
+// put stores a copy; with expect != 0 the shard's primary refuses it
+// (router.ErrStaleCopy) unless the member's copy there has that stamp.
+func (p *peer) put(ctx context.Context, pass string, ver int64, id shard.ID, k shard.Key, e shard.Entry, expect int64) error {
+	args := make([]any, 6, 7)
+	args[0], args[1], args[2] = itoa(int64(id)), itoa(int64(k.DB)), k.Name
+	args[3], args[4], args[5] = e.Member, ftoa(e.Score), itoa(e.Stamp)
+	if expect != 0 {
+		args = append(args, itoa(expect))
+	}
+	_, err := p.do(ctx, pass, ver, "GEOSHARD.PUT", args...)
 	return err
 }
 

@@ -104,6 +104,9 @@ func (n *Node) fill(id shard.ID, name string, since int64) {
 			ctx, cancel := context.WithTimeout(n.ctx, 30*time.Second)
 			kes, err := c.dump(ctx, id)
 			cancel()
+			if err == nil && n.cfg.fillPause != nil {
+				n.cfg.fillPause(name)
+			}
 			if err == nil {
 				stored := 0
 				for _, ke := range kes {

@@ -68,3 +68,24 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkLoadFile loads the snapshot named by $GEOSHARD_SNAPSHOT (one
+// SAVEd by a real server, say after geoshard-bench's load phase), so that
+// the restart's load can be profiled on real data:
+//
+//	GEOSHARD_SNAPSHOT=/path/dump.gsnap go test -run '^$' -bench LoadFile -benchtime 3x -cpuprofile cpu.out ./commands
+func BenchmarkLoadFile(b *testing.B) {
+	path := os.Getenv("GEOSHARD_SNAPSHOT")
+	if path == "" {
+		b.Skip("GEOSHARD_SNAPSHOT not set")
+	}
+	for b.Loop() {
+		e := New(router.New(router.Config{}), persistSession(b, b.TempDir(), "0").e.config)
+		cpu := cpuTime()
+		st, err := e.Load(path)
+		b.ReportMetric(float64((cpuTime() - cpu).Milliseconds()), "load-cpu-ms")
+		if err != nil || st.Members == 0 {
+			b.Fatalf("load: %+v, %v", st, err)
+		}
+	}
+}

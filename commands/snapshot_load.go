@@ -35,20 +35,24 @@ func (e *Engine) Load(path string) (LoadStats, error) {
 }
 
 // load applies the records. Decoding is one stream; each geo key's
-// members are gathered and handed to the router whole, which places them
-// in parallel and builds each shard's index in one sorted pass.
+// members go in parts to a placer goroutine, which prepares them while
+// the next part is decoded, and the router then places the whole key in
+// parallel and builds each shard's index in one sorted pass.
 func (e *Engine) load(r *snapshot.Reader, st *LoadStats) error {
-	var key shard.Key
-	var members []router.Saved
-	flush := func() {
-		e.Router().RestoreKey(key, members)
-		members = members[:0]
+	var p *placer
+	endKey := func() {
+		if p != nil {
+			p.finish()
+			p = nil
+		}
 	}
-	err := e.decode(r, st, flush, func(k shard.Key, m memberView) {
-		key = k
-		members = append(members, router.Saved{Member: m.name, Score: m.score, Stamp: m.stamp})
+	err := e.decode(r, st, endKey, func(k shard.Key, m memberView) {
+		if p == nil {
+			p = startPlacer(e.Router().NewKeyRestore(k))
+		}
+		p.add(router.Saved{Member: m.name, Score: m.score, Stamp: m.stamp})
 	})
-	flush()
+	endKey()
 	return err
 }
 

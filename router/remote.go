@@ -56,6 +56,9 @@ type Peer interface {
 	Search(ctx context.Context, id shard.ID, k shard.Key, q *geo.Search, cut int64, limit int) ([]shard.Hit, error)
 	Nearest(ctx context.Context, id shard.ID, k shard.Key, q *geo.Search, cut int64, n int) ([]shard.Hit, bool, error)
 	Put(ctx context.Context, id shard.ID, k shard.Key, e shard.Entry) error
+	// PutIf is Put that the shard's primary refuses with ErrStaleCopy
+	// unless the member's copy there has stamp expect (0: Put).
+	PutIf(ctx context.Context, id shard.ID, k shard.Key, e shard.Entry, expect int64) error
 	// Del removes the member's copies written no later than notAfter from
 	// the shards ids; it returns the newest stamp removed (0: none).
 	Del(ctx context.Context, ids []shard.ID, k shard.Key, member string, notAfter int64) (int64, error)
@@ -114,7 +117,10 @@ type remoteState struct {
 	inflightMu sync.Mutex
 	inflight   map[memberRef]chan struct{} // members with a write out (hold)
 
-	fills sync.Map // shard.ID -> *fill: replicas being filled here (replica.go)
+	fills  sync.Map // shard.ID -> *fill: replicas being filled here (replica.go)
+	keyLog keyLog   // whole-key changes a fill must not undo (replica_keys.go)
+
+	dropNotices atomic.Bool // tests: lose every owner notice (DropOwnerNotices)
 }
 
 // SetRemote switches the router to cluster mode; cluster calls it before

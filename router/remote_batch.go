@@ -27,8 +27,8 @@ type PeerBatcher interface {
 		putIDs []shard.ID, puts []shard.Entry) ([]Copy, []bool, error)
 	// PutMany stores es[i] in the node's shard ids[i].
 	PutMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry) error
-	// PutIf is PutIfLocal for each es[i] in the node's shard ids[i].
-	PutIf(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry, f AddFlags, cut int64) ([]PutIfResult, error)
+	// PutIfMany is PutIfLocal for each es[i] in the node's shard ids[i].
+	PutIfMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry, f AddFlags, cut int64) ([]PutIfResult, error)
 }
 
 // errNoBatch is a peer that cannot take batches (not one of cluster's).

@@ -114,7 +114,7 @@ func (r *Router) putIfGroup(ctx context.Context, p Peer, k shard.Key, items []ba
 		err = errNoBatch
 	)
 	if pb, ok := p.(PeerBatcher); ok {
-		res, err = pb.PutIf(ctx, k, ids, es, f, cut)
+		res, err = pb.PutIfMany(ctx, k, ids, es, f, cut)
 	}
 	if err == nil && len(res) != len(idx) {
 		err = errors.New("conditional put: answers do not match the members")

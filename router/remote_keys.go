@@ -35,6 +35,7 @@ func (r *Router) dropCluster(k shard.Key) (bool, error) {
 // DropLocal deletes a key from this node's shards and cache and returns how
 // many copies went.
 func (r *Router) DropLocal(k shard.Key) int {
+	r.noteDrop(k) // before the drop, so a replica's fill cannot undo it
 	r.mu.Lock()
 	if g := r.keys[k]; g != nil {
 		r.forget(k, g)
@@ -137,6 +138,7 @@ func (r *Router) KeysLocal(db int) []string {
 
 // RenameLocal renames a key in this node's shards and cache.
 func (r *Router) RenameLocal(from, to shard.Key) {
+	r.noteRename(from, to) // before the rename, so a replica's fill follows it
 	r.mu.Lock()
 	g := r.keys[from]
 	delete(r.keys, from)
@@ -174,6 +176,7 @@ func (r *Router) flushCluster(db int) {
 // FlushLocal drops every key of a database (all when db < 0) from this
 // node's shards and cache.
 func (r *Router) FlushLocal(db int) {
+	r.noteFlush(db) // also covers keys a running fill has not copied yet
 	r.mu.RLock()
 	var ks []shard.Key
 	for k := range r.keys {

@@ -5,6 +5,7 @@ package router
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -76,43 +77,54 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	cur, exists := st.owner.get(member)
 	big := g.big.Load()
 	st.mu.Unlock()
-	if !exists || cur.stamp < cut {
-		var ferr error
-		cur, exists, ferr = r.findMember(k, member, cut)
-		if ferr != nil {
-			r.remoteFailed("get", ferr) // as before: the write goes on
-		}
-		if exists && cur.stamp >= stamp {
-			stamp = r.stamp() // observed a newer stamp from another clock
-		}
-	}
-	live := exists && cur.stamp >= cut
-	switch {
-	case f.NX && live, f.XX && !live:
-		return false, false, nil
-	case live && f.GT && !(score > cur.score), live && f.LT && !(score < cur.score):
-		return false, false, nil
-	}
-	if score == 0 && !big {
-		score = 0 // a listpack stores -0 as 0
-	}
-	e := shard.NewEntry(member, score, stamp)
-	to := r.place(cur.shard, live, e.Lon, e.Lat)
+	fromCache := exists && cur.stamp >= cut
 	ctx, cancel := r.callCtx()
 	defer cancel()
-	err = r.onShardWrite(ctx, to, func(s *shard.Shard) error {
-		s.Put(k, e)
-		return nil
-	}, func(ctx context.Context, p Peer) error {
-		return p.Put(ctx, to, k, e)
-	})
+	var e shard.Entry
+	var to shard.ID
+	for attempt := 0; ; attempt++ {
+		if !fromCache {
+			cur, exists = r.lookUp(k, member, cut, cur, exists, e.Stamp)
+			if exists && cur.stamp >= stamp {
+				stamp = r.stamp() // observed a newer stamp from another clock
+			}
+		}
+		live := exists && cur.stamp >= cut
+		if flagsRefuse(f, live, score, cur) {
+			return false, false, nil
+		}
+		if score == 0 && !big {
+			score = 0 // a listpack stores -0 as 0
+		}
+		e = shard.NewEntry(member, score, stamp)
+		to = r.place(cur.shard, live, e.Lon, e.Lat)
+		// The cache is confirmed by the shard it names (owner_check.go).
+		var expect int64
+		switch {
+		case !fromCache || attempt > 0:
+		case to == cur.shard:
+			expect = cur.stamp
+		default:
+			if ok, _ := r.cachedCurrent(ctx, k, member, cur); !ok {
+				fromCache = false
+				continue
+			}
+		}
+		err = r.putChecked(ctx, to, k, e, expect)
+		if errors.Is(err, ErrStaleCopy) && attempt == 0 {
+			fromCache, stamp = false, r.stamp()
+			continue
+		}
+		break
+	}
 	if err != nil {
 		// The old copy, if any, stays and keeps the member visible.
 		r.remoteFailed("put", err)
 		return false, false, fmt.Errorf("shard %s could not be written (%w); position not stored", r.regions.Name(to), err)
 	}
+	live := exists && cur.stamp >= cut
 	r.stats.Shards[to].Writes.Add(1)
-	now := slot{shard: to, score: score, stamp: stamp}
+	now := slot{shard: to, score: score, stamp: e.Stamp}
 	if exists && cur.shard != to {
 		r.stats.Shards[cur.shard].HandoffsOut.Add(1)
 		r.stats.Shards[to].HandoffsIn.Add(1)
@@ -181,6 +193,9 @@ func (r *Router) hold(k shard.Key, member string) (release func()) {
 // behind, stale, where searches near it would find the member twice
 // (deduped) or at an old position (where only that shard is asked).
 func (r *Router) announceOwner(ctx context.Context, k shard.Key, member string, s slot) {
+	if r.remote.dropNotices.Load() {
+		return
+	}
 	err := r.onAllNodes(ctx, func() {}, func(ctx context.Context, p Peer) error {
 		return p.Owner(ctx, k, member, s.copy())
 	})

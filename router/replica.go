@@ -4,7 +4,8 @@ package router
 // primary's shard while live writes already reach it. A copy never
 // replaces a newer live write (PutNewer), and a delete that arrives
 // during the fill is remembered, so the copy does not bring back a
-// member the delete removed (a handoff's delete of the old copy, ZREM).
+// member the delete removed (a handoff's delete of the old copy, ZREM);
+// whole-key changes are logged for the same reason (replica_keys.go).
 
 import (
 	"math"
@@ -21,8 +22,9 @@ type KeyEntries struct {
 
 // fill is a shard being filled here: the deletes seen meanwhile.
 type fill struct {
-	mu   sync.Mutex
-	dels map[memberRef]int64 // newest notAfter per member
+	begun int64 // stamp when the fill began
+	mu    sync.Mutex
+	dels  map[memberRef]int64 // newest notAfter per member
 }
 
 // DumpLocal returns every copy a local shard holds, key by key: what a
@@ -46,33 +48,57 @@ func (r *Router) DumpLocal(id shard.ID) []KeyEntries {
 // BeginFill starts remembering the deletes that reach shard id; call it
 // before the first live write of the shard can arrive.
 func (r *Router) BeginFill(id shard.ID) {
-	r.remote.fills.Store(id, &fill{dels: map[memberRef]int64{}})
+	r.remote.fills.Store(id, &fill{begun: r.stamp(), dels: map[memberRef]int64{}})
 }
 
 // EndFill stops remembering deletes for shard id.
 func (r *Router) EndFill(id shard.ID) { r.remote.fills.Delete(id) }
 
 // FillLocal merges a primary's copies into local shard id: each is kept
-// unless a newer copy or a delete covering it arrived meanwhile. It
-// returns how many were stored.
+// unless a newer copy or a delete covering it arrived meanwhile; one a
+// RENAME since moved goes under the new name. It returns how many were
+// stored. Each copy is checked and stored under the fill's lock, so a
+// delete is either seen by the check or comes after the store and
+// removes the copy; stored copies enter the owner cache, as live writes
+// do, so KEYS and FLUSHALL on this node see their keys.
 func (r *Router) FillLocal(id shard.ID, k shard.Key, es []shard.Entry) int {
 	f, _ := r.remote.fills.Load(id)
 	fl, _ := f.(*fill)
+	log := &r.remote.keyLog
 	n := 0
 	for _, e := range es {
-		if fl != nil {
-			fl.mu.Lock()
-			gone, ok := fl.dels[memberRef{k, e.Member}]
-			fl.mu.Unlock()
-			if ok && gone >= e.Stamp {
-				continue
-			}
-		}
-		if r.shards[id].PutNewer(k, e) {
+		log.mu.RLock()
+		if r.fillOne(fl, id, k, e) {
 			n++
 		}
+		log.mu.RUnlock()
 	}
 	return n
+}
+
+// fillOne stores one copied entry unless it is gone; the caller holds the
+// key log's read lock. The owner cache is told after the fill's lock is
+// released: a stripe lock is never taken under it.
+func (r *Router) fillOne(fl *fill, id shard.ID, k shard.Key, e shard.Entry) bool {
+	now, ok := r.keyAfter(k, e.Stamp)
+	if !ok || !r.putFilled(fl, id, k, now, e) {
+		return false
+	}
+	r.cacheOwner(now, e.Member, slot{shard: id, score: e.Score, stamp: e.Stamp})
+	return true
+}
+
+// putFilled stores e under key now unless a delete of the member of key
+// k, the key it was copied under, covers it.
+func (r *Router) putFilled(fl *fill, id shard.ID, k, now shard.Key, e shard.Entry) bool {
+	if fl != nil {
+		fl.mu.Lock()
+		defer fl.mu.Unlock()
+		if gone, ok := fl.dels[memberRef{k, e.Member}]; ok && gone >= e.Stamp {
+			return false
+		}
+	}
+	return r.shards[id].PutNewer(now, e)
 }
 
 // tombstone notes a delete of a member's copies up to notAfter in the
@@ -90,3 +116,7 @@ func (r *Router) tombstone(ids []shard.ID, k shard.Key, member string, notAfter 
 		fl.mu.Unlock()
 	}
 }
+
+// DropOwnerNotices makes this node lose every owner notice it would send
+// after a handoff, as a node unreachable at that moment does. For tests.
+func (r *Router) DropOwnerNotices(drop bool) { r.remote.dropNotices.Store(drop) }

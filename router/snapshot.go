@@ -1,6 +1,7 @@
 package router
 
 import (
+	"cmp"
 	"math"
 	"runtime"
 	"slices"
@@ -95,89 +96,62 @@ type Saved struct {
 // index in one sorted pass. A member saved twice keeps its last copy. The
 // caller keeps other writers of k out while it runs.
 func (r *Router) RestoreKey(k shard.Key, ms []Saved) {
-	if len(ms) == 0 {
-		return
-	}
-	g := r.key(k, true)
-	if g.entries.Load() != 0 {
-		for _, m := range ms {
-			r.Restore(k, m.Member, m.Score, m.Stamp)
-		}
-		return
-	}
-	es := make([]shard.Entry, len(ms))
-	stripeOf := make([]uint8, len(ms))
-	shardOf := make([]shard.ID, len(ms))
-	parallel(len(ms), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			m := &ms[i]
-			es[i] = shard.NewEntry(m.Member, m.Score, m.Stamp)
-			stripeOf[i] = r.stripeOf(m.Member)
-			shardOf[i] = r.regions.Locate(es[i].Lon, es[i].Lat)
-		}
-	})
-	kept := r.restoreOwners(g, es, stripeOf, shardOf)
-	r.restoreShards(k, es, shardOf, kept)
-	forgetHolders(g) // the bulk restore did not count its members
+	kr := r.NewKeyRestore(k)
+	kr.Add(ms)
+	kr.Finish()
 }
 
 // restoreOwners fills the empty key's owner table, stripe by stripe in
 // parallel, and reports which of es to keep: all but the earlier copies
-// of members saved twice.
-func (r *Router) restoreOwners(g *geoKey, es []shard.Entry, stripeOf []uint8, shardOf []shard.ID) []bool {
-	// Member indexes grouped by stripe, in their saved order.
-	var start [stripes + 1]int
+// of members saved twice. Each worker sweeps es in its saved order and
+// takes the members of its stripes: a sweep streams through memory,
+// where visiting a stripe's members one after the other missed the
+// cache on every entry and every name.
+func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, shardOf []shard.ID) []bool {
+	var count [stripes]int
 	for _, s := range stripeOf {
-		start[s+1]++
+		count[s]++
 	}
-	for s := range stripes {
-		start[s+1] += start[s]
-	}
-	order := make([]int32, len(es))
-	next := start
-	for i, s := range stripeOf {
-		order[next[s]] = int32(i)
-		next[s]++
-	}
-	kept := make([]bool, len(es))
+	kept := make([]bool, es.n)
 	var unique, newest atomic.Int64
 	var big atomic.Bool
 	parallel(stripes, func(lo, hi int) {
 		for s := lo; s < hi; s++ {
-			idx := order[start[s]:start[s+1]]
 			st := &g.stripes[s]
 			st.mu.Lock()
+			defer st.mu.Unlock()
 			st.owner = owners{}
-			st.owner.reserve(len(idx))
-			stamp, n := int64(0), int64(0)
-			for j, i := range idx {
-				e := &es[i]
-				p, dup := st.owner.upsert(e.Member)
-				p.set(slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp})
-				if dup {
-					// Rare: drop the earlier copy, which is in this stripe.
-					for _, p := range slices.Backward(idx[:j]) {
-						if kept[p] && es[p].Member == e.Member {
-							kept[p] = false
-							n--
-							break
-						}
-					}
-				}
-				kept[i] = true
-				n++
-				stamp = max(stamp, e.Stamp)
-				if len(e.Member) > listpackValue || (e.Score == 0 && math.Signbit(e.Score)) {
-					big.Store(true) // only a skiplist keeps a long member or a -0
-				}
+			st.owner.reserve(count[s])
+		}
+		stamp, n := int64(0), int64(0)
+		var dups [stripes]bool
+		for i, s := range stripeOf {
+			if int(s) < lo || int(s) >= hi {
+				continue
 			}
-			st.mu.Unlock()
-			unique.Add(n)
-			for {
-				cur := newest.Load()
-				if stamp <= cur || newest.CompareAndSwap(cur, stamp) {
-					break
-				}
+			e := es.at(i)
+			p, dup := g.stripes[s].owner.upsert(e.Member)
+			p.set(slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp})
+			dups[s] = dups[s] || dup
+			kept[i] = !dup
+			if !dup {
+				n++
+			}
+			stamp = max(stamp, e.Stamp)
+			if len(e.Member) > listpackValue || (e.Score == 0 && math.Signbit(e.Score)) {
+				big.Store(true) // only a skiplist keeps a long member or a -0
+			}
+		}
+		for s := lo; s < hi; s++ {
+			if dups[s] {
+				keepLast(es, stripeOf, uint8(s), kept)
+			}
+		}
+		unique.Add(n)
+		for {
+			cur := newest.Load()
+			if stamp <= cur || newest.CompareAndSwap(cur, stamp) {
+				break
 			}
 		}
 	})
@@ -196,9 +170,27 @@ func (r *Router) restoreOwners(g *geoKey, es []shard.Entry, stripeOf []uint8, sh
 	return kept
 }
 
-// restoreShards hands each shard its kept members in one bulk load.
-func (r *Router) restoreShards(k shard.Key, es []shard.Entry, shardOf []shard.ID, kept []bool) {
-	per := make([][]shard.Entry, len(r.shards))
+// keepLast marks, in a stripe that had a member saved twice, only each
+// member's last copy as kept. Rare: saves write each member once.
+func keepLast(es *entryBlocks, stripeOf []uint8, s uint8, kept []bool) {
+	last := make(map[string]int)
+	for i, t := range stripeOf {
+		if t == s {
+			last[es.member(i)] = i
+		}
+	}
+	for i, t := range stripeOf {
+		if t == s {
+			kept[i] = last[es.member(i)] == i
+		}
+	}
+}
+
+// restoreShards hands each shard its kept members in one bulk load,
+// by their indexes: a copy of the entries would be as many Go pointers
+// for the collector to scan.
+func (r *Router) restoreShards(k shard.Key, es *entryBlocks, shardOf []shard.ID, kept []bool) {
+	per := make([][]int32, len(r.shards))
 	counts := make([]int, len(r.shards))
 	for i, id := range shardOf {
 		if kept[i] {
@@ -208,14 +200,24 @@ func (r *Router) restoreShards(k shard.Key, es []shard.Entry, shardOf []shard.ID
 	for i, id := range shardOf {
 		if kept[i] {
 			if per[id] == nil {
-				per[id] = make([]shard.Entry, 0, counts[id])
+				per[id] = make([]int32, 0, counts[id])
 			}
-			per[id] = append(per[id], es[i])
+			per[id] = append(per[id], int32(i))
 		}
 	}
-	parallel(len(per), func(lo, hi int) {
-		for id := lo; id < hi; id++ {
-			r.shards[id].Load(k, per[id])
+	// Largest first, each worker taking the next: drivers cluster in a
+	// few regions, and contiguous halves of the shards left one worker
+	// with most of the members.
+	ids := make([]int, len(per))
+	for id := range ids {
+		ids[id] = id
+	}
+	slices.SortFunc(ids, func(a, b int) int { return cmp.Compare(counts[b], counts[a]) })
+	var next atomic.Int64
+	parallel(min(len(ids), runtime.GOMAXPROCS(0)), func(int, int) {
+		for j := next.Add(1) - 1; j < int64(len(ids)); j = next.Add(1) - 1 {
+			idx := per[ids[j]]
+			r.shards[ids[j]].LoadEach(k, len(idx), func(i int) shard.Entry { return es.at(int(idx[i])) })
 		}
 	})
 }

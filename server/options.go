@@ -70,7 +70,8 @@ func (l OutputLimit) String() string {
 // and a low percent keeps RSS near the live index for little CPU. At a
 // million drivers, side by side (docs/BENCHMARKS.md): 20 against 10 costs
 // 1.09x the RSS and 0.83x the CPU per 5 km search, which keeps wide
-// searches well above 1.5x Redis's rate.
+// searches well above 1.5x Redis's rate. PaceGC keeps a small heap from
+// collecting at that pace.
 const DefaultGCPercent = 20
 
 // Defaults returns the options of a server started with no arguments.

@@ -29,3 +29,17 @@ func (s *Shard) PutNewer(k Key, e Entry) bool {
 	st.put(e)
 	return true
 }
+
+// PutIf stores e only while the member's copy here has stamp expect: the
+// writer's cached view of the member is then current. It reports whether
+// e was stored.
+func (s *Shard) PutIf(k Key, e Entry, expect int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.setFor(k)
+	if it, ok := st.get(e.Member); !ok || it.stamp != expect {
+		return false
+	}
+	st.put(e)
+	return true
+}

@@ -20,7 +20,7 @@ type Record struct {
 	Key      string        // KindString, KindZset, KindPosTTL
 	Value    []byte        // KindString
 	ExpireMS int64         // KindString, KindZset: unix ms, 0 for none
-	Member   string        // KindMember
+	Member   string        // KindMember: may share its bytes with other members
 	Score    float64       // KindMember
 	Stamp    int64         // KindMember: write time, unix ns
 	TTL      time.Duration // KindPosTTL
@@ -31,15 +31,18 @@ type Record struct {
 type Reader struct {
 	path    string
 	f       *os.File
-	buf     *bufio.Reader
-	crc     hash.Hash64
-	off     int64 // of the next byte to read
+	crc     hash.Hash64 // of every byte read into buf so far
+	buf     []byte      // file bytes read ahead; buf[pos] is at off
+	text    string      // a copy of buf for member names, "" until needed
+	pos     int
+	off     int64 // of the next byte to parse
 	end     int64 // where the trailer starts
+	filled  int64 // of the byte after the last one read into buf
+	stop    int64 // where the stored checksum starts: reads end there
 	want    uint64
 	created time.Time
 	inDB    bool
 	inZset  bool
-	scratch []byte // reused for strings, copied out of
 }
 
 // Open checks a snapshot whole (header, version, trailer, length,
@@ -111,8 +114,9 @@ func open(path string, f *os.File) (*Reader, error) {
 		return nil, fmt.Errorf("snapshot %s: %w", path, err)
 	}
 	r := &Reader{
-		path: path, f: f, buf: bufio.NewReaderSize(f, 1<<20), crc: crc64.New(crcTable),
+		path: path, f: f, crc: crc64.New(crcTable),
 		off: int64(headerLen), end: size - trailerLen, want: want,
+		filled: int64(headerLen), stop: size - 8,
 		created: time.UnixMilli(int64(binary.BigEndian.Uint64(h[len(magic)+4:]))),
 	}
 	r.crc.Write(h[:])
@@ -154,9 +158,9 @@ func (r *Reader) Next() (Record, error) {
 			return Record{}, r.corrupt(start, "string before any database")
 		}
 		if rec.Key, err = r.str(); err == nil {
-			var v string
-			if v, err = r.str(); err == nil {
-				rec.Value = []byte(v)
+			var v []byte
+			if v, err = r.bytes(); err == nil {
+				rec.Value = append([]byte{}, v...)
 				rec.ExpireMS, err = r.varint()
 			}
 		}
@@ -173,10 +177,10 @@ func (r *Reader) Next() (Record, error) {
 		if !r.inZset {
 			return Record{}, r.corrupt(start, "member outside a geo key")
 		}
-		if rec.Member, err = r.str(); err == nil {
-			var b [8]byte
-			if err = r.full(b[:]); err == nil {
-				rec.Score = math.Float64frombits(binary.BigEndian.Uint64(b[:]))
+		if rec.Member, err = r.member(); err == nil {
+			var b []byte
+			if b, err = r.take(8); err == nil {
+				rec.Score = math.Float64frombits(binary.BigEndian.Uint64(b))
 				rec.Stamp, err = r.varint()
 			}
 		}
@@ -208,70 +212,12 @@ func (r *Reader) trailer() error {
 	if r.off > r.end {
 		return r.corrupt(r.end, "a record runs into the end record")
 	}
-	var t [9]byte
-	if _, err := io.ReadFull(r.buf, t[:]); err != nil {
+	// The end record's tag and length are checksummed too.
+	if err := r.fill(len(r.buf) - r.pos + int(r.stop-r.filled)); err != nil {
 		return fmt.Errorf("snapshot %s: read trailer: %w", r.path, err)
 	}
-	r.crc.Write(t[:])
 	if r.crc.Sum64() != r.want {
 		return r.corrupt(-1, "the file changed while it was read")
 	}
 	return io.EOF
-}
-
-func (r *Reader) full(p []byte) error {
-	if int64(len(p)) > r.end-r.off {
-		return r.corrupt(r.off, "a record runs into the end record")
-	}
-	if _, err := io.ReadFull(r.buf, p); err != nil {
-		return fmt.Errorf("snapshot %s: read: %w", r.path, err)
-	}
-	r.crc.Write(p)
-	r.off += int64(len(p))
-	return nil
-}
-
-func (r *Reader) byte() (byte, error) {
-	var b [1]byte
-	err := r.full(b[:])
-	return b[0], err
-}
-
-func (r *Reader) uvarint() (uint64, error) {
-	var v uint64
-	for shift := uint(0); shift < 64; shift += 7 {
-		b, err := r.byte()
-		if err != nil {
-			return 0, err
-		}
-		v |= uint64(b&0x7f) << shift
-		if b < 0x80 {
-			return v, nil
-		}
-	}
-	return 0, r.corrupt(r.off, "varint longer than 64 bits")
-}
-
-func (r *Reader) varint() (int64, error) {
-	u, err := r.uvarint()
-	return int64(u>>1) ^ -int64(u&1), err
-}
-
-func (r *Reader) str() (string, error) {
-	at := r.off
-	n, err := r.uvarint()
-	if err != nil {
-		return "", err
-	}
-	if n > maxString || int64(n) > r.end-r.off {
-		return "", r.corrupt(at, "string length %d past the end of the records", n)
-	}
-	if uint64(cap(r.scratch)) < n {
-		r.scratch = make([]byte, n)
-	}
-	b := r.scratch[:n]
-	if err := r.full(b); err != nil {
-		return "", err
-	}
-	return string(b), nil
 }

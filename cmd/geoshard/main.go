@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"geoshard/server"
@@ -26,7 +25,7 @@ func main() {
 	}
 	// The collector's pace is the process's, so main sets it, not the
 	// server (tests run many servers in one process).
-	debug.SetGCPercent(opts.GCPercent)
+	go server.PaceGC(context.Background(), opts.GCPercent)
 	log := server.NewLogger(os.Stderr, opts)
 	slog.SetDefault(log) // what packages without a logger of their own report goes the same way
 	srv, err := server.New(opts, log)
