@@ -30,12 +30,18 @@ func (n *Node) ServeInternal(args [][]byte, w Replier) {
 	if !ok {
 		return
 	}
+	defer n.serving.RUnlock()
+	if n.cfg.servePause != nil {
+		n.cfg.servePause(name)
+	}
 	serveInternal(n.r, name, t, &parser{args: args[3:]}, w)
 }
 
 // admit checks the password, the lease and the table version of an
 // internal command (args: SUB password version ...) and returns the table
-// to serve it with; on refusal it has answered the error.
+// to serve it with, holding n.serving shared (the caller releases it) so
+// that table stays in force until the command is done; on refusal it has
+// answered the error and holds nothing.
 func (n *Node) admit(name string, args [][]byte, w Replier) (*Table, bool) {
 	if subtle.ConstantTimeCompare(args[1], []byte(n.cfg.Password)) != 1 {
 		w.Error("ERR " + name + ": wrong cluster password")
@@ -50,14 +56,18 @@ func (n *Node) admit(name string, args [][]byte, w Replier) (*Table, bool) {
 		w.Error("ERR " + name + ": bad table version")
 		return nil, false
 	}
+	n.serving.RLock()
 	t := n.table.Load()
 	if ver > t.Version {
+		n.serving.RUnlock() // the refresh may swap the table
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		n.refresh(ctx)
 		cancel()
+		n.serving.RLock()
 		t = n.table.Load()
 	}
 	if ver != t.Version {
+		n.serving.RUnlock()
 		w.Error(errVersionPrefix + " table version " + itoa(t.Version) + ", request " + itoa(ver))
 		return nil, false
 	}

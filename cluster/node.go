@@ -43,7 +43,8 @@ type NodeConfig struct {
 	Replicas    int           // replicas per shard: 0 or 1 (cluster-replicas)
 	Logger      *slog.Logger  // nil: slog's default
 
-	fillPause func(shard string) // tests: runs between a fill's copy and its merge
+	fillPause  func(shard string) // tests: runs between a fill's copy and its merge
+	servePause func(name string)  // tests: runs between an internal command's admission and its work
 }
 
 // Node is this process's membership in a cluster: it keeps its lease
@@ -72,6 +73,12 @@ type Node struct {
 	lease   clientv3.LeaseID      // this node's lease while registered
 
 	table      atomic.Pointer[Table] // the routing in force
+	// serving is held shared by each internal command from its version
+	// check to its last write, and exclusively to swap the table: a
+	// write admitted under one version lands before the node serves the
+	// next one (a new replica's fill copy among others), so the copy
+	// cannot miss a write the writer was told is stored.
+	serving sync.RWMutex
 	owner      atomic.Bool           // registered under a live lease
 	etcdOK     atomic.Bool
 	outage     atomic.Bool  // etcd failed since it last answered

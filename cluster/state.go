@@ -155,7 +155,9 @@ func (n *Node) swapTable() {
 	t.failing = &n.failing
 	cut := time.Now().UnixNano()
 	fills := n.startFills(old, t, cut)
+	n.serving.Lock() // waits for the commands admitted under the old table
 	n.table.Store(t)
+	n.serving.Unlock()
 	for i := range owners {
 		// A shard this node starts or stops keeping: its copies here are
 		// from an earlier time (a new replica clears them in its fill).
