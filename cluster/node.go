@@ -72,14 +72,14 @@ type Node struct {
 	filling map[string]fillMark   // shard name -> the replica placement this node fills or filled
 	lease   clientv3.LeaseID      // this node's lease while registered
 
-	table      atomic.Pointer[Table] // the routing in force
+	table atomic.Pointer[Table] // the routing in force
 	// serving is held shared by each internal command from its version
 	// check to its last write, and exclusively to swap the table: a
 	// write admitted under one version lands before the node serves the
 	// next one (a new replica's fill copy among others), so the copy
 	// cannot miss a write the writer was told is stored.
-	serving sync.RWMutex
-	owner      atomic.Bool           // registered under a live lease
+	serving    sync.RWMutex
+	owner      atomic.Bool // registered under a live lease
 	etcdOK     atomic.Bool
 	outage     atomic.Bool  // etcd failed since it last answered
 	etcdBack   atomic.Int64 // unix ns etcd last came back after an outage
