@@ -23,11 +23,23 @@ import (
 // (one PUTMANY of 500 members) holds the window open for longer: this
 // lost 187 of 20,300 members in TestClusterReplicaKill.
 func TestFillDuringWrite(t *testing.T) {
+	for _, tc := range []struct {
+		name, cmd string // cmd: the internal command the write waits in
+		batch     bool
+	}{
+		{"one member a call", "geoshard.put", false},
+		{"one GEOADD of all", "geoshard.getput", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { fillDuringWrite(t, tc.cmd, tc.batch) })
+	}
+}
+
+func fillDuringWrite(t *testing.T, cmd string, batch bool) {
 	etcd := etcdtest.Start(t)
 	var armed atomic.Bool
 	paused, release := make(chan struct{}, 1024), make(chan struct{})
 	a := startHookedNode(t, etcd.Endpoint, "a", 0, nil, func(name string) {
-		if name == "geoshard.put" && armed.Load() {
+		if name == cmd && armed.Load() {
 			paused <- struct{}{}
 			<-release
 		}
@@ -61,41 +73,75 @@ func TestFillDuringWrite(t *testing.T) {
 	}
 	armed.Store(true)
 	var wg sync.WaitGroup
+	want := len(writes)
+	if batch {
+		want = 1 // one GETPUT to a
+		members, scores := make([]string, len(writes)), make([]float64, len(writes))
+		for i, w := range writes {
+			members[i], scores[i] = w.member, geo.Encode(w.lon, w.lat)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, err := rb.TryAddMany(k, members, scores, router.AddFlags{})
+			for _, w := range writes {
+				w.err = err
+			}
+		}()
+	}
 	for _, w := range writes {
+		if batch {
+			break
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			_, _, w.err = rb.TryAdd(k, w.member, geo.Encode(w.lon, w.lat), router.AddFlags{})
 		}()
 	}
-	for n := 0; n < len(writes); n++ {
+	for n := 0; n < want; n++ {
 		select {
 		case <-paused:
 		case <-time.After(10 * time.Second):
-			t.Fatalf("%d of %d writes reached a's PUT", n, len(writes))
+			t.Fatalf("%d of %d writes reached a's %s", n, want, cmd)
 		}
 	}
 	armed.Store(false)
 
 	// c joins and fills replicas while a's writes wait. Old code: a
 	// serves the new table at once and c copies a's shards without them.
-	filledFromA := make(chan string, 64)
+	// A copy of a shard with waiting writes is merged once they are done.
+	copied, written := make(chan shard.ID, 64), make(chan struct{})
+	var wonce sync.Once
+	done := func() { wonce.Do(func() { close(written) }) }
+	t.Cleanup(done)
 	nodes["c"] = startHookedNode(t, etcd.Endpoint, "c", 2, func(name string) {
-		if id, ok := m.Lookup(name); ok && a.Table().Local(id) {
+		if id, ok := m.Lookup(name); ok && per[id] > 0 && a.Table().Local(id) {
 			select {
-			case filledFromA <- name:
+			case copied <- id:
 			default:
 			}
+			<-written
 		}
 	}, nil)
+	var (
+		id   shard.ID
+		seen bool
+	)
 	select {
-	case name := <-filledFromA:
-		t.Logf("c copied %s from a while a's writes waited", name)
+	case id, seen = <-copied:
+		t.Logf("c copied %s from a while a's writes waited", m.Name(id))
 	case <-time.After(3 * time.Second):
 		t.Log("c copied nothing from a while a's writes waited")
 	}
 	free()
 	wg.Wait()
+	done()
+	if seen {
+		checkCopied(t, nodes["c"], id, k, len(writes), func(i int) (string, shard.ID, error) {
+			return writes[i].member, writes[i].id, writes[i].err
+		})
+	}
 	checkReplicasHold(t, nodes, k, writes, func(w *write) (string, shard.ID, error) { return w.member, w.id, w.err })
 }
 
@@ -157,4 +203,33 @@ func startHookedNode(t testing.TB, endpoint, id string, i int, fill, serve func(
 	}
 	t.Cleanup(n.Close)
 	return n
+}
+
+// checkCopied checks that node n, which copied shard id while writes of
+// it waited, holds every acknowledged one of them once it merged the copy
+// (unless the shard left n meanwhile).
+func checkCopied(t *testing.T, n *Node, id shard.ID, k shard.Key, count int, of func(int) (string, shard.ID, error)) {
+	t.Helper()
+	var missing []string
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if !n.Table().Holds(id) {
+			return
+		}
+		held := map[string]bool{}
+		for _, ke := range n.r.DumpLocal(id) {
+			for _, e := range ke.Entries {
+				held[e.Member] = held[e.Member] || ke.Key == k
+			}
+		}
+		missing = missing[:0]
+		for i := 0; i < count; i++ {
+			if member, sid, err := of(i); err == nil && sid == id && !held[member] {
+				missing = append(missing, member)
+			}
+		}
+		if len(missing) == 0 {
+			return
+		}
+	}
+	t.Errorf("%s copied while writes of it waited: acknowledged %v missing on the copy", n.r.Regions().Name(id), missing)
 }

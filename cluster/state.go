@@ -204,3 +204,15 @@ func (n *Node) Refresh(ctx context.Context) { n.refresh(ctx) }
 
 // CallTimeout bounds a remote call other than a search.
 func (n *Node) CallTimeout() time.Duration { return n.cfg.CallTimeout }
+
+// Pin holds the table v in force until release is called, as an internal
+// command holds the table it was admitted under (router.ViewPinner); ok
+// is false when another table is in force.
+func (n *Node) Pin(v router.View) (release func(), ok bool) {
+	n.serving.RLock()
+	if t, _ := v.(*Table); t == nil || t != n.table.Load() {
+		n.serving.RUnlock()
+		return nil, false
+	}
+	return n.serving.RUnlock, true
+}

@@ -214,11 +214,15 @@ func (r *Router) onShard(ctx context.Context, id shard.ID, here func(*shard.Shar
 // primary is down takes no write: its replica is about to be promoted.
 func (r *Router) onShardWrite(ctx context.Context, id shard.ID, here func(*shard.Shard) error,
 	there func(ctx context.Context, p Peer) error) error {
+	write := here
 	for attempt := 0; ; attempt++ {
 		v := r.cl.View()
 		p := v.Peer(id)
 		if !v.Local(id) && p == nil {
 			return errShardDown
+		}
+		here := func(s *shard.Shard) error { // under v, as the remote side's (remote_pin.go)
+			return r.pinned(v, func() error { return write(s) })
 		}
 		local, rp, _ := v.ReplicaOf(id)
 		if !local && rp == nil { // no replica (cluster-replicas 0, or one live node)

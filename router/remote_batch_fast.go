@@ -52,8 +52,7 @@ func (r *Router) PutIfLocal(id shard.ID, k shard.Key, e shard.Entry, f AddFlags,
 // position keeps them in its shard to that shard's node as conditional
 // puts, one message per node, and settles them; the items it returns
 // (missing there, or on a node that failed) take the slow path.
-func (r *Router) putIfFast(ctx context.Context, k shard.Key, items []batchItem, f AddFlags) (slow []int) {
-	v := r.cl.View()
+func (r *Router) putIfFast(ctx context.Context, v View, k shard.Key, items []batchItem, f AddFlags) (slow []int) {
 	groups := map[Peer][]int{}
 	cut := int64(0)
 	for i := range items {
@@ -66,7 +65,12 @@ func (r *Router) putIfFast(ctx context.Context, k shard.Key, items []batchItem, 
 		case !fast:
 			slow = append(slow, i)
 		case v.Local(it.cur.shard):
-			r.settleFast(it, r.PutIfLocal(it.cur.shard, k, it.e, f, it.cut))
+			var res PutIfResult
+			if r.pinned(v, func() error { res = r.PutIfLocal(it.cur.shard, k, it.e, f, it.cut); return nil }) != nil {
+				slow = append(slow, i) // the view moved on: looked up anew
+				continue
+			}
+			r.settleFast(it, res)
 			if it.fastMiss {
 				slow = append(slow, i)
 			}

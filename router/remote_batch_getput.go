@@ -17,13 +17,13 @@ import (
 
 // getPut writes the items idx, looking them up on every node in the same
 // message that stores their new copies.
-func (r *Router) getPut(ctx context.Context, k shard.Key, items []batchItem, idx []int) {
+func (r *Router) getPut(ctx context.Context, v View, k shard.Key, items []batchItem, idx []int) {
 	for _, i := range idx {
 		it := &items[i]
 		it.e = shard.NewEntry(it.member, it.score, it.stamp)
 		it.to = r.place(it.cur.shard, it.exists, it.e.Lon, it.e.Lat)
 	}
-	plan := newPutPlan(r.cl.View(), items, idx)
+	plan := newPutPlan(v, items, idx)
 	stamps := make([]int64, len(items))
 	for _, i := range idx {
 		stamps[i] = items[i].stamp

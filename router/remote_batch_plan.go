@@ -13,6 +13,7 @@ import (
 // the GETPUT message every node gets anyway. A copy is stored when every
 // one of its nodes said so.
 type putPlan struct {
+	v      View // the one the copies are routed by
 	items  []batchItem
 	local  []int
 	remote map[string][]int // by node id
@@ -32,7 +33,7 @@ const (
 )
 
 func newPutPlan(v View, items []batchItem, idx []int) *putPlan {
-	pp := &putPlan{items: items, remote: map[string][]int{}, peers: map[string]Peer{},
+	pp := &putPlan{v: v, items: items, remote: map[string][]int{}, peers: map[string]Peer{},
 		need: map[int]int{}, got: map[int]int{}, errs: map[int]error{}, state: map[string]int{}}
 	for _, i := range idx {
 		it := &items[i]
@@ -68,10 +69,14 @@ func (pp *putPlan) here(r *Router, k shard.Key) {
 		return
 	}
 	pp.localDone = true
-	for _, i := range pp.local {
-		r.shards[pp.items[i].to].Put(k, pp.items[i].e)
-		pp.got[i]++
-	}
+	// Not stored (the view moved on): finish writes them one by one.
+	_ = r.pinned(pp.v, func() error {
+		for _, i := range pp.local {
+			r.shards[pp.items[i].to].Put(k, pp.items[i].e)
+			pp.got[i]++
+		}
+		return nil
+	})
 }
 
 // on is what node p stores: nothing when p comes from another view than

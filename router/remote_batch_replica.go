@@ -3,7 +3,13 @@ package router
 // Replicas of batched writes. A write is acknowledged only once both the
 // shard's primary and its replica hold it (as onShardWrite): the batch
 // stores the primaries' copies first (conditional puts decide there),
-// then sends the copies written to the replicas, one PutMany per node.
+// then sends the copies written to the replicas, one PutMany per node,
+// under the same view. A replica of another view would be the wrong node:
+// with the primary killed in between, the copy would be on the new
+// replica but not on the promoted one, and a new replica's fill copies
+// the primary before the copy got there. So a replica that says the view
+// is stale gets nothing: the copy is written again to primary and replica
+// under the view in force, as a write of its own.
 // Without replicas (cluster-replicas 0) this costs nothing.
 
 import (
@@ -14,47 +20,46 @@ import (
 	"geoshard/shard"
 )
 
-// putReplicas stores on their shards' replicas the new copies the batch
-// wrote; an item whose replica could not be written fails (its primary
-// keeps the copy; the client hears the error). A node that says our view
-// is stale (replicas fill and move) gets its items again under a fresh
-// view, once.
-func (r *Router) putReplicas(ctx context.Context, k shard.Key, items []batchItem) {
+// putReplicas stores on their shards' replicas in view v the new copies
+// the batch wrote there; an item whose replica could not be written fails
+// (its primary keeps the copy; the client hears the error).
+func (r *Router) putReplicas(ctx context.Context, v View, k shard.Key, items []batchItem) {
 	var idx []int
 	for i := range items {
 		if !items[i].skip && items[i].err == nil && !items[i].replicated {
 			idx = append(idx, i)
 		}
 	}
-	for attempt := 0; attempt < 2 && len(idx) > 0; attempt++ {
-		r.putReplicasOnce(ctx, k, items, idx)
-		var stale []int
-		for _, i := range idx {
-			if errors.Is(items[i].err, ErrStale) {
-				items[i].err = nil
-				stale = append(stale, i)
-			}
+	if len(idx) == 0 {
+		return
+	}
+	r.putReplicasOnce(ctx, v, k, items, idx)
+	for _, i := range idx {
+		if it := &items[i]; errors.Is(it.err, ErrStale) {
+			it.err = r.putBoth(ctx, k, it)
 		}
-		if len(stale) == 0 || attempt == 1 {
-			for _, i := range stale {
-				items[i].err = ErrStale
-			}
-			return
-		}
-		r.cl.Refresh(ctx)
-		idx = stale
 	}
 }
 
-// putReplicasOnce sends items idx to their replicas under the view in force.
-func (r *Router) putReplicasOnce(ctx context.Context, k shard.Key, items []batchItem, idx []int) {
-	v := r.cl.View()
+// putBoth writes an item's new copy to its shard's primary and replica
+// under the view in force (onShardWrite).
+func (r *Router) putBoth(ctx context.Context, k shard.Key, it *batchItem) error {
+	return r.onShardWrite(ctx, it.to, func(s *shard.Shard) error {
+		s.Put(k, it.e)
+		return nil
+	}, func(ctx context.Context, p Peer) error {
+		return p.Put(ctx, it.to, k, it.e)
+	})
+}
+
+// putReplicasOnce sends items idx to their replicas in view v.
+func (r *Router) putReplicasOnce(ctx context.Context, v View, k shard.Key, items []batchItem, idx []int) {
 	groups := map[Peer][]int{}
 	for _, i := range idx {
 		it := &items[i]
 		switch local, p, _ := v.ReplicaOf(it.to); {
 		case local:
-			r.shards[it.to].Put(k, it.e)
+			it.err = r.pinned(v, func() error { r.shards[it.to].Put(k, it.e); return nil })
 		case p != nil:
 			groups[p] = append(groups[p], i)
 		}
