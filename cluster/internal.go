@@ -30,11 +30,28 @@ func (n *Node) ServeInternal(args [][]byte, w Replier) {
 	if !ok {
 		return
 	}
-	defer n.serving.RUnlock()
+	if changesCopies(name) {
+		defer n.serving.RUnlock()
+	} else {
+		// A read (a fill's DUMP of a big shard among them) need not
+		// hold up the next table, nor the commands waiting behind it.
+		n.serving.RUnlock()
+	}
 	if n.cfg.servePause != nil {
 		n.cfg.servePause(name)
 	}
 	serveInternal(n.r, name, t, &parser{args: args[3:]}, w)
+}
+
+// changesCopies reports the internal commands that change copies: each
+// holds the table it was admitted under until it is done (Node.serving).
+func changesCopies(name string) bool {
+	switch name {
+	case "geoshard.put", "geoshard.del", "geoshard.getput", "geoshard.putmany", "geoshard.putif",
+		"geoshard.drop", "geoshard.rename", "geoshard.flush":
+		return true
+	}
+	return false
 }
 
 // admit checks the password, the lease and the table version of an
