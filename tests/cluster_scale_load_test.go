@@ -66,9 +66,9 @@ func TestClusterColdLoad(t *testing.T) {
 	single := startGeoshardPlain(t, "single", "--position-ttl", "3600")
 	sc := redis.NewClient(&redis.Options{Addr: single.addr, Protocol: 2, DisableIdentity: true})
 	defer sc.Close()
-	// Counts and batched writes are one message per node only without
-	// replicas (router.replicated).
-	tc := startCluster(t, 3, "--cluster-lease-ttl", "5", "--cluster-replicas", "0")
+	// Counts are one message per node only without replicas
+	// (router.replicated); GEOSHARD_TEST_REPLICAS=1 measures with them.
+	tc := startCluster(t, 3, "--cluster-lease-ttl", "5", "--cluster-replicas", testReplicas())
 	var procs []*serverProc
 	for _, n := range tc.nodes {
 		procs = append(procs, n.proc)
@@ -100,4 +100,13 @@ func TestClusterColdLoad(t *testing.T) {
 	if ratio > 15 {
 		t.Errorf("cold load through a node took %v, %.1fx the single node's %v", through, ratio, one)
 	}
+}
+
+// testReplicas is --cluster-replicas for the scale tests: 0, or
+// GEOSHARD_TEST_REPLICAS (1: the default the nodes run with).
+func testReplicas() string {
+	if v := os.Getenv("GEOSHARD_TEST_REPLICAS"); v != "" {
+		return v
+	}
+	return "0"
 }

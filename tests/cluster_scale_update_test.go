@@ -70,9 +70,9 @@ func TestClusterNonOwnerUpdates(t *testing.T) {
 	single := startGeoshardPlain(t, "single", "--position-ttl", "3600")
 	sc := redis.NewClient(&redis.Options{Addr: single.addr, Protocol: 2, DisableIdentity: true, PoolSize: 16})
 	defer sc.Close()
-	// Counts and batched writes are one message per node only without
-	// replicas (router.replicated).
-	tc := startCluster(t, 3, "--cluster-lease-ttl", "5", "--cluster-replicas", "0")
+	// Counts are one message per node only without replicas
+	// (router.replicated); GEOSHARD_TEST_REPLICAS=1 measures with them.
+	tc := startCluster(t, 3, "--cluster-lease-ttl", "5", "--cluster-replicas", testReplicas())
 	owner := assignmentOwners(t, tc)["europe"]
 	via := "a"
 	for via == owner {
