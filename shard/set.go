@@ -115,6 +115,17 @@ func (s *set) putAt(e Entry, hint uint32) (existed bool, next uint32) {
 	return false, s.insert(e) + 1
 }
 
+// putHash is put for a member whose Hash is h, for a caller that has it
+// already; it reports whether the member was there.
+func (s *set) putHash(e Entry, h uint64) bool {
+	if at, ok := s.byName.findHash(e.Member, h); ok {
+		s.move(at, e)
+		return true
+	}
+	s.insert(e)
+	return false
+}
+
 // move rewrites the item at a slot with e's score and stamp.
 func (s *set) move(at uint32, e Entry) {
 	it := &s.items[at]
