@@ -67,7 +67,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 		r.stats.Shards[to].HandoffsIn.Add(1)
 		r.stats.Border(cur.shard, to).Handoffs.Add(1)
 		if !r.hooks.dropDeletes.Load() {
-			r.shards[cur.shard].Delete(k, member, stamp-1)
+			r.shards[cur.shard].DeleteHash(k, member, stamp-1, h)
 		}
 		r.depart(g, member, cur.shard)
 	}

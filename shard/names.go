@@ -43,16 +43,19 @@ func (x *nameIndex) findHash(member string, h uint64) (uint32, bool) {
 }
 
 // insert adds the slab slot at, whose member is not in the index yet.
-func (x *nameIndex) insert(at uint32) {
+func (x *nameIndex) insert(at uint32) { x.insertHash(at, Hash(x.set.name(at))) }
+
+// insertHash is insert for a slot whose member's Hash is h.
+func (x *nameIndex) insertHash(at uint32, h uint64) {
 	if (x.n+1)*4 > len(x.slots)*3 {
 		x.grow()
 	}
-	x.place(at)
+	x.place(at, h)
 	x.n++
 }
 
-func (x *nameIndex) place(at uint32) {
-	h := Hash(x.set.name(at))
+// place puts slab slot at, whose member's Hash is h, in the table.
+func (x *nameIndex) place(at uint32, h uint64) {
 	mask := x.mask()
 	i := x.home(h)
 	for x.slots[i] != 0 {
@@ -80,7 +83,8 @@ func (x *nameIndex) resize(size int) {
 	x.slots = make([]uint32, size)
 	for _, v := range old {
 		if v != 0 {
-			x.place(v&oldMask - 1)
+			at := v&oldMask - 1
+			x.place(at, Hash(x.set.name(at)))
 		}
 	}
 }

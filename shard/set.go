@@ -122,7 +122,7 @@ func (s *set) putHash(e Entry, h uint64) bool {
 		s.move(at, e)
 		return true
 	}
-	s.insert(e)
+	s.insertHash(e, h)
 	return false
 }
 
@@ -138,7 +138,10 @@ func (s *set) move(at uint32, e Entry) {
 }
 
 // insert adds a member that is not in the set and returns its slot.
-func (s *set) insert(e Entry) uint32 {
+func (s *set) insert(e Entry) uint32 { return s.insertHash(e, Hash(e.Member)) }
+
+// insertHash is insert for a member whose Hash is h.
+func (s *set) insertHash(e Entry, h uint64) uint32 {
 	var at uint32
 	if n := len(s.free); n > 0 {
 		at = s.free[n-1]
@@ -148,7 +151,7 @@ func (s *set) insert(e Entry) uint32 {
 		s.items = append(s.items, item{})
 	}
 	s.items[at] = item{name: s.names.Add(e.Member), score: e.Score, stamp: e.Stamp}
-	s.byName.insert(at)
+	s.byName.insertHash(at, h)
 	s.index(at)
 	return at
 }
@@ -162,6 +165,11 @@ func (s *set) delete(member string) (Entry, bool) {
 	if !ok {
 		return Entry{}, false
 	}
+	return s.deleteAt(at), true
+}
+
+// deleteAt removes the member at slab slot at and returns its copy.
+func (s *set) deleteAt(at uint32) Entry {
 	e := s.entry(&s.items[at])
 	s.unindex(at)
 	s.byName.remove(at)
@@ -171,7 +179,7 @@ func (s *set) delete(member string) (Entry, bool) {
 	if s.names.Wasteful() {
 		s.compact()
 	}
-	return e, true
+	return e
 }
 
 // compact copies the live names into a fresh store, leaving behind the
