@@ -1,7 +1,6 @@
 package router
 
 import (
-	"hash/maphash"
 	"iter"
 
 	"geoshard/shard"
@@ -14,13 +13,19 @@ import (
 // finds them through an open-addressing table of record numbers (linear
 // probing, backward-shift deletion), so that nothing per member is a
 // pointer. Its stripe's lock covers it.
+//
+// A table entry holds its record number + 1 in the bits under the table's
+// mask and, above them, the same bits of the member's hash: a probe that
+// meets another member's entry almost always tells it apart there, without
+// reading that member's record and name (two cache misses at 1M members).
+// Record numbers stay under the table's size: the table holds at most 3/4
+// of its size in members and only grows, and numbers are reused first.
 type owners struct {
-	table  []uint32   // record number + 1; 0 is empty
+	table  []uint32   // entry as above; 0 is empty
 	chunks [][]record // records never move: a chunk is never reallocated
 	free   []uint32   // record numbers to reuse
 	names  shard.Names
 	n      int // members
-	seed   maphash.Seed
 }
 
 // record is one member: its name (a shard.Name packed in six bytes) and
@@ -49,32 +54,41 @@ func (o *owners) rec(i uint32) *record {
 
 func (o *owners) nameOf(i uint32) string { return o.names.Get(o.rec(i).name()) }
 
-func (o *owners) home(member string) int {
-	return int(maphash.String(o.seed, member) & uint64(len(o.table)-1))
-}
+func (o *owners) mask() uint32 { return uint32(len(o.table) - 1) }
 
-// find returns the table position holding member, or -1.
-func (o *owners) find(member string) int {
+// The owner table takes its home position from the hash's high half and
+// its tag from the low half: the low bits choose the stripe (and the
+// shard's name index its position), so they are alike within a stripe.
+func (o *owners) home(h uint64) uint32 { return uint32(h>>32) & o.mask() }
+
+func (o *owners) entry(at uint32, h uint64) uint32 { return at + 1 | uint32(h)&^o.mask() }
+
+// recAt returns the record number an entry holds.
+func (o *owners) recAt(v uint32) uint32 { return v&o.mask() - 1 }
+
+// find returns the table position holding member, whose hash is h, or -1.
+func (o *owners) find(member string, h uint64) int {
 	if o.n == 0 {
 		return -1
 	}
-	i, found := o.probe(member)
+	i, found := o.probe(member, h)
 	if !found {
 		return -1
 	}
-	return i
+	return int(i)
 }
 
 // probe returns the position holding member or, if it is not there, the
 // empty position where it would go. The table must not be empty.
-func (o *owners) probe(member string) (int, bool) {
-	mask := len(o.table) - 1
-	for i := o.home(member); ; i = (i + 1) & mask {
+func (o *owners) probe(member string, h uint64) (uint32, bool) {
+	mask := o.mask()
+	tag := uint32(h) &^ mask
+	for i := o.home(h); ; i = (i + 1) & mask {
 		v := o.table[i]
 		if v == 0 {
 			return i, false
 		}
-		if o.nameOf(v-1) == member {
+		if v&^mask == tag && o.nameOf(v&mask-1) == member {
 			return i, true
 		}
 	}
@@ -86,12 +100,13 @@ func (o *owners) upsert(member string) (p *record, existed bool) {
 	if (o.n+1)*4 > len(o.table)*3 {
 		o.resize(max(16, 2*len(o.table)))
 	}
-	i, found := o.probe(member)
+	h := shard.Hash(member)
+	i, found := o.probe(member, h)
 	if !found {
-		o.table[i] = o.newRecord(member, slot{}) + 1
+		o.table[i] = o.entry(o.newRecord(member, slot{}), h)
 		o.n++
 	}
-	return o.rec(o.table[i] - 1), found
+	return o.rec(o.recAt(o.table[i])), found
 }
 
 // len returns how many members the table holds.
@@ -99,36 +114,38 @@ func (o *owners) len() int { return o.n }
 
 // get returns member's slot.
 func (o *owners) get(member string) (slot, bool) {
-	if i := o.find(member); i >= 0 {
-		return o.rec(o.table[i] - 1).slot(), true
+	if p := o.ref(member, shard.Hash(member)); p != nil {
+		return p.slot(), true
 	}
 	return slot{}, false
 }
 
 // set stores member's slot, adding the member if it is new.
 func (o *owners) set(member string, s slot) {
-	if p := o.ref(member); p != nil {
+	h := shard.Hash(member)
+	if p := o.ref(member, h); p != nil {
 		p.set(s)
 		return
 	}
-	o.add(member, s)
+	o.add(member, h, s)
 }
 
-// ref returns member's record, nil if member is not in the table. It
-// stays valid until the member is deleted: records never move.
-func (o *owners) ref(member string) *record {
-	if i := o.find(member); i >= 0 {
-		return o.rec(o.table[i] - 1)
+// ref returns the record of member, whose hash is h (shard.Hash), nil if
+// member is not in the table. It stays valid until the member is deleted:
+// records never move.
+func (o *owners) ref(member string, h uint64) *record {
+	if i := o.find(member, h); i >= 0 {
+		return o.rec(o.recAt(o.table[i]))
 	}
 	return nil
 }
 
-// add stores a member that is not in the table.
-func (o *owners) add(member string, s slot) {
+// add stores a member that is not in the table; h is its shard.Hash.
+func (o *owners) add(member string, h uint64, s slot) {
 	if (o.n+1)*4 > len(o.table)*3 {
 		o.resize(max(16, 2*len(o.table)))
 	}
-	o.place(o.newRecord(member, s))
+	o.place(o.newRecord(member, s), h)
 	o.n++
 }
 
@@ -151,13 +168,14 @@ func (o *owners) newRecord(member string, s slot) uint32 {
 	return at
 }
 
-func (o *owners) place(at uint32) {
-	mask := len(o.table) - 1
-	i := o.home(o.nameOf(at))
+// place puts record at, whose member's hash is h, in the table.
+func (o *owners) place(at uint32, h uint64) {
+	mask := o.mask()
+	i := o.home(h)
 	for o.table[i] != 0 {
 		i = (i + 1) & mask
 	}
-	o.table[i] = at + 1
+	o.table[i] = o.entry(at, h)
 }
 
 // reserve makes room for n more members without growing on the way.
@@ -173,30 +191,29 @@ func (o *owners) reserve(n int) {
 
 // resize rehashes into size positions, a power of two.
 func (o *owners) resize(size int) {
-	old := o.table
-	if len(old) == 0 {
-		o.seed = maphash.MakeSeed()
-	}
+	old, oldMask := o.table, o.mask()
 	o.table = make([]uint32, size)
 	for _, v := range old {
 		if v != 0 {
-			o.place(v - 1)
+			at := v&oldMask - 1
+			o.place(at, shard.Hash(o.nameOf(at)))
 		}
 	}
 }
 
 // del removes member and reports whether it was there.
 func (o *owners) del(member string) bool {
-	i := o.find(member)
-	if i < 0 {
+	k := o.find(member, shard.Hash(member))
+	if k < 0 {
 		return false
 	}
-	at := o.table[i] - 1
+	i := uint32(k)
+	at := o.recAt(o.table[i])
 	// Shift back the entries after the hole that would no longer be
 	// reachable from their home position.
-	mask := len(o.table) - 1
+	mask := o.mask()
 	for j := (i + 1) & mask; o.table[j] != 0; j = (j + 1) & mask {
-		h := o.home(o.nameOf(o.table[j] - 1))
+		h := o.home(shard.Hash(o.nameOf(o.recAt(o.table[j]))))
 		if (j-h)&mask >= (j-i)&mask {
 			o.table[i] = o.table[j]
 			i = j

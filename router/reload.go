@@ -101,7 +101,6 @@ func (r *Router) Reload(m *shard.Map) (*Router, error) {
 	}
 	nr := New(Config{Regions: pm, PositionTTL: r.PositionTTL(), FanoutTimeout: r.FanoutTimeout(), Logger: r.log})
 	copy(nr.shards[curOff:curOff+curN], r.shards[curOff:curOff+curN])
-	nr.seed = r.seed // the stripes of the keys taken over hash with it
 	nr.lastStamp.Store(r.lastStamp.Load())
 	r.mu.Lock()
 	nr.keys, nr.keyTTL = r.keys, r.keyTTL

@@ -7,7 +7,6 @@
 package router
 
 import (
-	"hash/maphash"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -30,7 +29,6 @@ type Router struct {
 	shards  []*shard.Shard
 	stats   *Stats
 	log     *slog.Logger
-	seed    maphash.Seed
 
 	ttl           atomic.Int64 // global position TTL, ns
 	fanoutTimeout atomic.Int64 // ns
@@ -100,7 +98,6 @@ func New(cfg Config) *Router {
 		shards:  make([]*shard.Shard, m.Len()),
 		stats:   newStats(m),
 		log:     log,
-		seed:    maphash.MakeSeed(),
 		keys:    make(map[shard.Key]*geoKey),
 		keyTTL:  make(map[shard.Key]time.Duration),
 	}
@@ -180,9 +177,11 @@ func (r *Router) stripe(g *geoKey, member string) *stripe {
 	return &g.stripes[r.stripeOf(member)]
 }
 
-func (r *Router) stripeOf(member string) uint8 {
-	return uint8(maphash.String(r.seed, member) % stripes)
-}
+// stripeOf picks a member's stripe from the low bits of its shard.Hash,
+// which the owner table does not use for positions: see owners.home.
+func (r *Router) stripeOf(member string) uint8 { return stripeOfHash(shard.Hash(member)) }
+
+func stripeOfHash(h uint64) uint8 { return uint8(h % stripes) }
 
 // minStamp returns the oldest write still visible in g: 0 when positions
 // do not expire.

@@ -25,14 +25,17 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 		added, changed, _ = r.addCluster(k, member, score, f) // TryAdd reports the error
 		return added, changed
 	}
-	g, st := r.lockMember(k, member, !f.XX)
+	// One hash of the member serves the stripe, the owner table and the
+	// shard's name index.
+	h := shard.Hash(member)
+	g, st := r.lockMemberHash(k, member, h, !f.XX)
 	if g == nil {
 		return false, false
 	}
 	defer st.mu.Unlock()
 	stamp := r.stamp()
 	var cur slot
-	p := st.owner.ref(member)
+	p := st.owner.ref(member, h)
 	exists := p != nil
 	if exists {
 		cur = p.slot()
@@ -52,10 +55,11 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	}
 	e := shard.NewEntry(member, score, stamp)
 	to := r.place(cur.shard, exists, e.Lon, e.Lat)
-	// No slab hint is kept: it would cost every member 8 bytes of the
-	// owner table, for a name lookup that is a small share of an update.
+	// No slab hint is kept (it would cost every member 8 bytes of the
+	// owner table); the shard's name index reuses h and its entries' hash
+	// tags spare it reading other members' names.
 	r.arrive(g, member, cur.shard, exists, to) // before the copy goes in: no search skips it
-	r.shards[to].PutAt(k, e, 0)
+	r.shards[to].PutHash(k, e, h)
 	r.stats.Shards[to].Writes.Add(1)
 	if exists && cur.shard != to {
 		// The new copy is in place: only now may the old one go.
@@ -63,7 +67,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 		r.stats.Shards[to].HandoffsIn.Add(1)
 		r.stats.Border(cur.shard, to).Handoffs.Add(1)
 		if !r.hooks.dropDeletes.Load() {
-			r.shards[cur.shard].Delete(k, member, stamp-1)
+			r.shards[cur.shard].DeleteHash(k, member, stamp-1, h)
 		}
 		r.depart(g, member, cur.shard)
 	}
@@ -72,7 +76,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 		p.set(next)
 	} else {
 		g.entries.Add(1)
-		st.owner.add(member, next)
+		st.owner.add(member, h, next)
 	}
 	return !live, live && cur.score != score
 }
@@ -80,12 +84,17 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 // lockMember finds the key (creating it if asked) and locks the stripe of
 // the member, retrying if the key was forgotten meanwhile.
 func (r *Router) lockMember(k shard.Key, member string, create bool) (*geoKey, *stripe) {
+	return r.lockMemberHash(k, member, shard.Hash(member), create)
+}
+
+// lockMemberHash is lockMember for a member whose shard.Hash is h.
+func (r *Router) lockMemberHash(k shard.Key, member string, h uint64, create bool) (*geoKey, *stripe) {
 	for {
 		g := r.key(k, create)
 		if g == nil {
 			return nil, nil
 		}
-		st := r.stripe(g, member)
+		st := &g.stripes[stripeOfHash(h)]
 		st.mu.Lock()
 		if !g.dead {
 			return g, st

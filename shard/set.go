@@ -115,6 +115,17 @@ func (s *set) putAt(e Entry, hint uint32) (existed bool, next uint32) {
 	return false, s.insert(e) + 1
 }
 
+// putHash is put for a member whose Hash is h, for a caller that has it
+// already; it reports whether the member was there.
+func (s *set) putHash(e Entry, h uint64) bool {
+	if at, ok := s.byName.findHash(e.Member, h); ok {
+		s.move(at, e)
+		return true
+	}
+	s.insertHash(e, h)
+	return false
+}
+
 // move rewrites the item at a slot with e's score and stamp.
 func (s *set) move(at uint32, e Entry) {
 	it := &s.items[at]
@@ -127,7 +138,10 @@ func (s *set) move(at uint32, e Entry) {
 }
 
 // insert adds a member that is not in the set and returns its slot.
-func (s *set) insert(e Entry) uint32 {
+func (s *set) insert(e Entry) uint32 { return s.insertHash(e, Hash(e.Member)) }
+
+// insertHash is insert for a member whose Hash is h.
+func (s *set) insertHash(e Entry, h uint64) uint32 {
 	var at uint32
 	if n := len(s.free); n > 0 {
 		at = s.free[n-1]
@@ -137,7 +151,7 @@ func (s *set) insert(e Entry) uint32 {
 		s.items = append(s.items, item{})
 	}
 	s.items[at] = item{name: s.names.Add(e.Member), score: e.Score, stamp: e.Stamp}
-	s.byName.insert(at)
+	s.byName.insertHash(at, h)
 	s.index(at)
 	return at
 }
@@ -151,6 +165,11 @@ func (s *set) delete(member string) (Entry, bool) {
 	if !ok {
 		return Entry{}, false
 	}
+	return s.deleteAt(at), true
+}
+
+// deleteAt removes the member at slab slot at and returns its copy.
+func (s *set) deleteAt(at uint32) Entry {
 	e := s.entry(&s.items[at])
 	s.unindex(at)
 	s.byName.remove(at)
@@ -160,7 +179,7 @@ func (s *set) delete(member string) (Entry, bool) {
 	if s.names.Wasteful() {
 		s.compact()
 	}
-	return e, true
+	return e
 }
 
 // compact copies the live names into a fresh store, leaving behind the

@@ -75,6 +75,15 @@ func (s *Shard) PutAt(k Key, e Entry, hint uint32) (existed bool, next uint32) {
 	return st.putAt(e, hint)
 }
 
+// PutHash is Put for a caller that has hashed the member already (h is
+// its Hash), which spares the shard hashing it again, and that needs only
+// whether the member had a copy here.
+func (s *Shard) PutHash(k Key, e Entry, h uint64) (existed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.setFor(k).putHash(e, h)
+}
+
 // Get returns the member's copy in this shard.
 func (s *Shard) Get(k Key, member string) (Entry, bool) {
 	s.mu.RLock()
@@ -90,20 +99,28 @@ func (s *Shard) Get(k Key, member string) (Entry, bool) {
 // Delete removes the member's copy unless it was written after notAfter:
 // a handoff's late delete must not remove a newer copy.
 func (s *Shard) Delete(k Key, member string, notAfter int64) (Entry, bool) {
+	return s.DeleteHash(k, member, notAfter, Hash(member))
+}
+
+// DeleteHash is Delete for a caller that has hashed the member already
+// (h is its Hash). The member is looked up once, for the check and the
+// removal both.
+func (s *Shard) DeleteHash(k Key, member string, notAfter int64, h uint64) (Entry, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.sets[k]
 	if st == nil {
 		return Entry{}, false
 	}
-	if it, ok := st.get(member); !ok || it.stamp > notAfter {
+	at, ok := st.byName.findHash(member, h)
+	if !ok || st.items[at].stamp > notAfter {
 		return Entry{}, false
 	}
-	e, ok := st.delete(member)
+	e := st.deleteAt(at)
 	if st.len() == 0 {
 		delete(s.sets, k)
 	}
-	return e, ok
+	return e, true
 }
 
 // Search appends, in Redis's discovery order (cell by cell, each in score
