@@ -72,8 +72,8 @@ func TestClusterCountsOneMessagePerNode(t *testing.T) {
 	ref := startRedis(t)
 	rc := redis.NewClient(&redis.Options{Addr: ref.addr, Protocol: 2, DisableIdentity: true})
 	defer rc.Close()
-	// Counts and batched writes are one message per node only without
-	// replicas (router.replicated).
+	// Counts are one message per node only without replicas
+	// (router.replicated).
 	tc := startCluster(t, 3, "--cluster-lease-ttl", "5", "--cluster-replicas", "0")
 	ds := faultDrivers(12000)
 	load(t, rc, ds)
