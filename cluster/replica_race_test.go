@@ -21,8 +21,8 @@ import (
 // replica (the writer used the old table), left the member on the
 // primary only, and lost once the primary was killed. A batched write
 // (one PUTMANY of 500 members) holds the window open for longer: this
-// lost 187 of 20,300 members in TestClusterReplicaKill, which is why
-// writes go one by one under replicas (router.TryAddMany).
+// lost 187 of 20,300 members in TestClusterReplicaKill before a table
+// swap waited for the internal writes admitted under the old table.
 func TestFillDuringWrite(t *testing.T) {
 	const cmd = "geoshard.put" // the internal command the writes wait in
 	etcd := etcdtest.Start(t)
