@@ -251,13 +251,14 @@ func (r *Router) putBatch(ctx context.Context, v View, k shard.Key, items []batc
 			groups[p] = append(groups[p], i)
 		}
 	}
+	r.putGroups(ctx, k, items, groups, false)
+}
+
+// putGroups stores each node's share of a batch, the nodes in parallel.
+func (r *Router) putGroups(ctx context.Context, k shard.Key, items []batchItem, groups map[Peer][]int, replica bool) {
 	var wg sync.WaitGroup
 	for p, idx := range groups {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.putGroup(ctx, p, k, items, idx, false)
-		}()
+		wg.Go(func() { r.putGroup(ctx, p, k, items, idx, replica) })
 	}
 	wg.Wait()
 }

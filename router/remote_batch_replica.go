@@ -15,7 +15,6 @@ package router
 import (
 	"context"
 	"errors"
-	"sync"
 
 	"geoshard/shard"
 )
@@ -64,13 +63,5 @@ func (r *Router) putReplicasOnce(ctx context.Context, v View, k shard.Key, items
 			groups[p] = append(groups[p], i)
 		}
 	}
-	var wg sync.WaitGroup
-	for p, idx := range groups {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.putGroup(ctx, p, k, items, idx, true)
-		}()
-	}
-	wg.Wait()
+	r.putGroups(ctx, k, items, groups, true)
 }
