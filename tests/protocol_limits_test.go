@@ -19,7 +19,12 @@ func limitCases() []protoCase {
 	return []protoCase{
 		{"inline line of 65,536 bytes", echo(65536) + "\r\n", bulk(65531), false},
 		{"inline line of 70,000 bytes", echo(70000) + "\r\n", bulk(69995), false},
-		{"inline line of 100,000 bytes", echo(100000) + "\r\n", "-ERR Protocol error: too big inline request\r\n", true},
+		// 80 KiB of a 100,000-byte line and no end yet: refused whatever
+		// the read sizes. Sent whole, with its end, Redis's answer depends
+		// on timing: once its query buffer has grown it reads all that is
+		// there, and a read that brings the end with the bytes past 64 KiB
+		// ends the line (CI saw redis-server answer `$99995`).
+		{"inline line of 100,000 bytes, 80 KiB of it", echo(100000)[:80<<10], "-ERR Protocol error: too big inline request\r\n", true},
 		{"inline 65,537 bytes with no end", echo(65537), "-ERR Protocol error: too big inline request\r\n", true},
 		{"count line of 65,537 bytes", "*" + strings.Repeat("1", 65536) + "\r\n", "-ERR Protocol error: invalid multibulk length\r\n", true},
 		{"count line with no end", "*" + strings.Repeat("1", 65537), "-ERR Protocol error: too big mbulk count string\r\n", true},
