@@ -2,6 +2,7 @@ package router
 
 import (
 	"iter"
+	"math/bits"
 
 	"geoshard/shard"
 )
@@ -14,18 +15,15 @@ import (
 // probing, backward-shift deletion), so that nothing per member is a
 // pointer. Its stripe's lock covers it.
 //
-// A table entry holds its record number + 1 in the bits under the table's
-// mask and, above them, the same bits of the member's hash: a probe that
-// meets another member's entry almost always tells it apart there, without
-// reading that member's record and name (two cache misses at 1M members).
-// Record numbers stay under the table's size: the table holds at most 3/4
-// of its size in members and only grows, and numbers are reused first.
+// The table is a shard.Table keyed by the member's hash with its halves
+// swapped: the low bits choose the stripe (and the shard's name index its
+// position), so they are alike within a stripe, and the table takes its
+// home positions from the low bits it is given.
 type owners struct {
-	table  []uint32   // entry as above; 0 is empty
-	chunks [][]record // records never move: a chunk is never reallocated
-	free   []uint32   // record numbers to reuse
+	table  shard.Table // record numbers by name
+	chunks [][]record  // records never move: a chunk is never reallocated
+	free   []uint32    // record numbers to reuse
 	names  shard.Names
-	n      int // members
 }
 
 // record is one member: its name (a shard.Name packed in six bytes) and
@@ -54,63 +52,29 @@ func (o *owners) rec(i uint32) *record {
 
 func (o *owners) nameOf(i uint32) string { return o.names.Get(o.rec(i).name()) }
 
-func (o *owners) mask() uint32 { return uint32(len(o.table) - 1) }
+// Key and KeyHash make the owners the Keys of their table.
+func (o *owners) Key(at uint32) string { return o.nameOf(at) }
 
-// The owner table takes its home position from the hash's high half and
-// its tag from the low half: the low bits choose the stripe (and the
-// shard's name index its position), so they are alike within a stripe.
-func (o *owners) home(h uint64) uint32 { return uint32(h>>32) & o.mask() }
+func (o *owners) KeyHash(at uint32) uint64 { return tableHash(shard.Hash(o.nameOf(at))) }
 
-func (o *owners) entry(at uint32, h uint64) uint32 { return at + 1 | uint32(h)&^o.mask() }
-
-// recAt returns the record number an entry holds.
-func (o *owners) recAt(v uint32) uint32 { return v&o.mask() - 1 }
-
-// find returns the table position holding member, whose hash is h, or -1.
-func (o *owners) find(member string, h uint64) int {
-	if o.n == 0 {
-		return -1
-	}
-	i, found := o.probe(member, h)
-	if !found {
-		return -1
-	}
-	return int(i)
-}
-
-// probe returns the position holding member or, if it is not there, the
-// empty position where it would go. The table must not be empty.
-func (o *owners) probe(member string, h uint64) (uint32, bool) {
-	mask := o.mask()
-	tag := uint32(h) &^ mask
-	for i := o.home(h); ; i = (i + 1) & mask {
-		v := o.table[i]
-		if v == 0 {
-			return i, false
-		}
-		if v&^mask == tag && o.nameOf(v&mask-1) == member {
-			return i, true
-		}
-	}
-}
+// tableHash is the hash the table is given for a member whose shard.Hash
+// is h.
+func tableHash(h uint64) uint64 { return bits.RotateLeft64(h, 32) }
 
 // upsert returns member's record, adding the member with a zero slot if
 // it is new, in one probe of the table.
 func (o *owners) upsert(member string) (p *record, existed bool) {
-	if (o.n+1)*4 > len(o.table)*3 {
-		o.resize(max(16, 2*len(o.table)))
-	}
-	h := shard.Hash(member)
-	i, found := o.probe(member, h)
+	o.table.Reserve(1, o)
+	h := tableHash(shard.Hash(member))
+	pos, found := o.table.Probe(member, h, o)
 	if !found {
-		o.table[i] = o.entry(o.newRecord(member, slot{}), h)
-		o.n++
+		o.table.Put(pos, o.newRecord(member, slot{}), h)
 	}
-	return o.rec(o.recAt(o.table[i])), found
+	return o.rec(o.table.At(pos)), found
 }
 
 // len returns how many members the table holds.
-func (o *owners) len() int { return o.n }
+func (o *owners) len() int { return o.table.Len() }
 
 // get returns member's slot.
 func (o *owners) get(member string) (slot, bool) {
@@ -134,19 +98,18 @@ func (o *owners) set(member string, s slot) {
 // member is not in the table. It stays valid until the member is deleted:
 // records never move.
 func (o *owners) ref(member string, h uint64) *record {
-	if i := o.find(member, h); i >= 0 {
-		return o.rec(o.recAt(o.table[i]))
+	h = tableHash(h)
+	for pos, at, ok := o.table.First(h); ok; pos, at, ok = o.table.Next(pos, h) {
+		if o.nameOf(at) == member {
+			return o.rec(at)
+		}
 	}
 	return nil
 }
 
 // add stores a member that is not in the table; h is its shard.Hash.
 func (o *owners) add(member string, h uint64, s slot) {
-	if (o.n+1)*4 > len(o.table)*3 {
-		o.resize(max(16, 2*len(o.table)))
-	}
-	o.place(o.newRecord(member, s), h)
-	o.n++
+	o.table.Insert(o.newRecord(member, s), tableHash(h), o)
 }
 
 // newRecord stores a member's record, not yet in the table, and returns
@@ -157,7 +120,7 @@ func (o *owners) newRecord(member string, s slot) uint32 {
 		at = o.free[k-1]
 		o.free = o.free[:k-1]
 	} else {
-		at = uint32(o.n)
+		at = uint32(o.table.Len())
 		if int(at)>>recordBits == len(o.chunks) {
 			o.chunks = append(o.chunks, make([]record, 1<<recordBits))
 		}
@@ -168,64 +131,21 @@ func (o *owners) newRecord(member string, s slot) uint32 {
 	return at
 }
 
-// place puts record at, whose member's hash is h, in the table.
-func (o *owners) place(at uint32, h uint64) {
-	mask := o.mask()
-	i := o.home(h)
-	for o.table[i] != 0 {
-		i = (i + 1) & mask
-	}
-	o.table[i] = o.entry(at, h)
-}
-
 // reserve makes room for n more members without growing on the way.
-func (o *owners) reserve(n int) {
-	size := max(16, len(o.table))
-	for (o.n+n)*4 > size*3 {
-		size *= 2
-	}
-	if size > len(o.table) {
-		o.resize(size)
-	}
-}
-
-// resize rehashes into size positions, a power of two.
-func (o *owners) resize(size int) {
-	old, oldMask := o.table, o.mask()
-	o.table = make([]uint32, size)
-	for _, v := range old {
-		if v != 0 {
-			at := v&oldMask - 1
-			o.place(at, shard.Hash(o.nameOf(at)))
-		}
-	}
-}
+func (o *owners) reserve(n int) { o.table.Reserve(n, o) }
 
 // del removes member and reports whether it was there.
 func (o *owners) del(member string) bool {
-	k := o.find(member, shard.Hash(member))
-	if k < 0 {
+	pos, at, ok := o.table.Find(member, tableHash(shard.Hash(member)), o)
+	if !ok {
 		return false
 	}
-	i := uint32(k)
-	at := o.recAt(o.table[i])
-	// Shift back the entries after the hole that would no longer be
-	// reachable from their home position.
-	mask := o.mask()
-	for j := (i + 1) & mask; o.table[j] != 0; j = (j + 1) & mask {
-		h := o.home(shard.Hash(o.nameOf(o.recAt(o.table[j]))))
-		if (j-h)&mask >= (j-i)&mask {
-			o.table[i] = o.table[j]
-			i = j
-		}
-	}
-	o.table[i] = 0
+	o.table.Remove(pos, o)
 	r := o.rec(at)
 	o.names.Free(r.name())
 	*r = record{}
 	r.nameAt, r.nameLen = shard.NoName().Pack()
-	o.n--
-	if o.n == 0 {
+	if o.table.Len() == 0 {
 		*o = owners{} // an emptied stripe gives back everything
 		return true
 	}
@@ -268,4 +188,4 @@ func (o *owners) all() iter.Seq2[string, slot] {
 }
 
 // limit is one past the highest record number ever used.
-func (o *owners) limit() int { return o.n + len(o.free) }
+func (o *owners) limit() int { return o.table.Len() + len(o.free) }

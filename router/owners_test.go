@@ -78,8 +78,8 @@ func TestOwnersAgainstMap(t *testing.T) {
 	for m := range maps.Keys(model) {
 		o.del(m)
 	}
-	if o.len() != 0 || o.table != nil || o.chunks != nil {
-		t.Fatalf("an emptied table keeps %d members, %d positions, %d chunks", o.len(), len(o.table), len(o.chunks))
+	if o.len() != 0 || o.table.Size() != 0 || o.chunks != nil {
+		t.Fatalf("an emptied table keeps %d members, %d positions, %d chunks", o.len(), o.table.Size(), len(o.chunks))
 	}
 }
 

@@ -80,7 +80,7 @@ func (s *set) less(a, b ref) bool {
 	return s.name(a.at) < s.name(b.at)
 }
 
-func (s *set) len() int { return s.byName.n }
+func (s *set) len() int { return s.byName.Len() }
 
 func (s *set) get(member string) (*item, bool) {
 	at, ok := s.byName.find(member)

@@ -1,0 +1,148 @@
+package shard
+
+// Keys tells a Table about the records it indexes, which its owner keeps.
+type Keys interface {
+	Key(at uint32) string     // record at's member
+	KeyHash(at uint32) uint64 // the hash the Table is given for that member
+}
+
+// Table finds records by member name: an open-addressing table of record
+// numbers (linear probing, backward-shift deletion), a few bytes per
+// member where a map[string] would cost a string header, an allocation
+// and a pointer for the collector per member. Both the shard's name index
+// and the router's owner table are one.
+//
+// An entry holds its record number + 1 in the bits under the table's mask
+// (its home position comes from the same low bits of the hash) and, above
+// them, the same bits of the hash's high half: a probe that meets another
+// member's entry almost always tells it apart there, without reading that
+// member's record and name (two cache misses in a large table). Record
+// numbers must stay under the table's size: a table holds at most 3/4 of
+// its size and only grows, so an owner that reuses numbers first (and
+// counts from 0) keeps them there.
+type Table struct {
+	slots []uint32 // entry as above; 0 is empty
+	n     int
+}
+
+// Len returns how many records the table holds.
+func (t *Table) Len() int { return t.n }
+
+// Size returns how many positions the table has.
+func (t *Table) Size() int { return len(t.slots) }
+
+func (t *Table) mask() uint32 { return uint32(len(t.slots) - 1) }
+
+func (t *Table) home(h uint64) uint32 { return uint32(h) & t.mask() }
+
+func (t *Table) entry(at uint32, h uint64) uint32 { return at + 1 | uint32(h>>32)&^t.mask() }
+
+// At returns the record number at a position Find or Probe returned.
+func (t *Table) At(pos uint32) uint32 { return t.slots[pos]&t.mask() - 1 }
+
+// Find returns the position and record number of member, whose hash is h.
+func (t *Table) Find(member string, h uint64, k Keys) (pos, at uint32, ok bool) {
+	for pos, at, ok = t.First(h); ok; pos, at, ok = t.Next(pos, h) {
+		if k.Key(at) == member {
+			return pos, at, true
+		}
+	}
+	return pos, 0, false
+}
+
+// Probe returns the position holding member, whose hash is h, or, if it
+// is not there, the empty position where it would go (for Put). The
+// table must have room for one more (Reserve).
+func (t *Table) Probe(member string, h uint64, k Keys) (uint32, bool) {
+	pos, _, ok := t.Find(member, h, k) // a miss stops at the empty position
+	return pos, ok
+}
+
+// First returns the first entry that may hold the member whose hash is h
+// (its tag matches), ok false if there is none. With Next, it lets a
+// caller compare names itself on its hot path: Find asks its Keys.
+func (t *Table) First(h uint64) (pos, at uint32, ok bool) {
+	if len(t.slots) == 0 {
+		return 0, 0, false
+	}
+	return t.scan(t.home(h), h)
+}
+
+// Next returns the entry after pos that may hold the member whose hash
+// is h, as First does.
+func (t *Table) Next(pos uint32, h uint64) (uint32, uint32, bool) {
+	return t.scan((pos+1)&t.mask(), h)
+}
+
+func (t *Table) scan(i uint32, h uint64) (pos, at uint32, ok bool) {
+	mask := t.mask()
+	tag := uint32(h>>32) &^ mask
+	for ; ; i = (i + 1) & mask {
+		v := t.slots[i]
+		if v == 0 {
+			return i, 0, false
+		}
+		if v&^mask == tag {
+			return i, v&mask - 1, true
+		}
+	}
+}
+
+// Put stores record at, whose member's hash is h, at the empty position
+// Probe returned for that member.
+func (t *Table) Put(pos, at uint32, h uint64) {
+	t.slots[pos] = t.entry(at, h)
+	t.n++
+}
+
+// Insert adds record at, whose member (hash h) is not in the table yet.
+func (t *Table) Insert(at uint32, h uint64, k Keys) {
+	t.Reserve(1, k)
+	t.place(at, h)
+	t.n++
+}
+
+func (t *Table) place(at uint32, h uint64) {
+	mask := t.mask()
+	i := t.home(h)
+	for t.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	t.slots[i] = t.entry(at, h)
+}
+
+// Reserve makes room for n more records without growing on the way.
+func (t *Table) Reserve(n int, k Keys) {
+	size := max(8, len(t.slots))
+	for (t.n+n)*4 > size*3 {
+		size *= 2
+	}
+	if size == len(t.slots) {
+		return
+	}
+	old, oldMask := t.slots, t.mask()
+	t.slots = make([]uint32, size)
+	for _, v := range old {
+		if v != 0 {
+			at := v&oldMask - 1
+			t.place(at, k.KeyHash(at))
+		}
+	}
+}
+
+// Remove deletes the entry at a position Find returned.
+func (t *Table) Remove(pos uint32, k Keys) {
+	mask := t.mask()
+	i := pos
+	// Shift back the entries after the hole that would no longer be
+	// reachable from their home position.
+	for j := (i + 1) & mask; t.slots[j] != 0; j = (j + 1) & mask {
+		h := t.home(k.KeyHash(t.slots[j]&mask - 1))
+		if (j-h)&mask >= (j-i)&mask {
+			t.slots[i] = t.slots[j]
+			i = j
+		}
+	}
+	t.slots[i] = 0
+	t.n--
+}
