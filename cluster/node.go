@@ -218,8 +218,10 @@ func dialEtcd(cfg NodeConfig) (*clientv3.Client, error) {
 // once rather than after the TTL) and stops every background task.
 func (n *Node) Close() {
 	n.cancel()
-	n.wg.Wait()
+	// The bus first: a command it serves may swap the table and start a
+	// fill on n.wg, which must not happen while Wait runs.
 	n.bus.close()
+	n.wg.Wait()
 	n.cli.Close()
 	n.mu.Lock()
 	for _, p := range n.peers {
