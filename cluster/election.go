@@ -142,6 +142,10 @@ func (n *Node) placementLocked(shards int) placement {
 		p.primary[i], p.replica[i] = n.assign.Owners[name], n.assign.Replicas[name]
 		rec, ok := n.synced[name]
 		p.synced[i] = ok && rec.Node == p.replica[i] && rec.Since == n.assign.Since[name]
+		// Its record goes with this node's lease; the fill it reports
+		// does not: a replica away gets no write (router/replica_gone.go).
+		mark, mine := n.filling[name]
+		p.synced[i] = p.synced[i] || mine && mark.done && p.replica[i] == n.cfg.ID && mark.since == n.assign.Since[name]
 	}
 	return p
 }

@@ -43,8 +43,9 @@ type NodeConfig struct {
 	Replicas    int           // replicas per shard: 0 or 1 (cluster-replicas)
 	Logger      *slog.Logger  // nil: slog's default
 
-	fillPause  func(shard string) // tests: runs between a fill's copy and its merge
-	servePause func(name string)  // tests: runs between an internal command's admission and its work
+	fillPause   func(shard string) // tests: runs between a fill's copy and its merge
+	servePause  func(name string)  // tests: runs between an internal command's admission and its work
+	rejoinPause func()             // tests: runs before registering again after the session ended
 }
 
 // Node is this process's membership in a cluster: it keeps its lease
