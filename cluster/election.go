@@ -91,6 +91,12 @@ func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
 	if dead > 0 && n.settling() {
 		return false // the lead loop asks again every rebalancing interval
 	}
+	n.mu.Lock()
+	awaiting := n.awaitingHolder(cur, live)
+	n.mu.Unlock()
+	if awaiting {
+		return false // as settling, for a shard both of whose holders went missing (away.go)
+	}
 	next, changed := plan(cur, live, n.cfg.Replicas > 0, n.cfg.MaxMoves)
 	if !changed && restarted == 0 && maps.Equal(starts, old.Starts) {
 		return false

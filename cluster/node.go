@@ -72,6 +72,7 @@ type Node struct {
 	started int64                 // this process's start (unix ns)
 	filling map[string]fillMark   // shard name -> the replica placement this node fills or filled
 	lease   clientv3.LeaseID      // this node's lease while registered
+	goneAt  map[string]time.Time  // node id -> when its member record went (away.go)
 
 	table atomic.Pointer[Table] // the routing in force
 	// serving is held shared by each internal command from its version
