@@ -108,6 +108,7 @@ func (r *Router) Reload(m *shard.Map) (*Router, error) {
 	r.mu.Unlock()
 	mv := &move{prev: cur}
 	for _, g := range nr.keys {
+		g.reshard(nr.shards)
 		mv.total += g.entries.Load()
 		forgetHolders(g) // counted by the previous router's shard IDs
 	}
@@ -148,8 +149,8 @@ func (r *Router) MoveMembers() {
 			st := &g.stripes[i]
 			st.mu.Lock()
 			names = names[:0]
-			for member, s := range st.owner.all() {
-				if old(s.shard) {
+			for member, id := range st.owner.shards() {
+				if old(id) {
 					names = append(names, member)
 				}
 			}

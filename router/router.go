@@ -68,6 +68,7 @@ type geoKey struct {
 	// -0 into 0, a skiplist keeps it.
 	big     atomic.Bool
 	held    heldState // which shards hold members, for searches (holders.go)
+	src     source    // where narrow owner tables read scores (owners_source.go)
 	stripes [stripes]stripe
 }
 
@@ -167,6 +168,9 @@ func (r *Router) key(k shard.Key, create bool) *geoKey {
 		g.ttl.Store(-1)
 		if d, ok := r.keyTTL[k]; ok {
 			g.ttl.Store(int64(d))
+		}
+		if r.cl == nil {
+			r.narrow(g, k)
 		}
 		r.keys[k] = g
 	}

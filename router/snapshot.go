@@ -120,7 +120,7 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 			st := &g.stripes[s]
 			st.mu.Lock()
 			defer st.mu.Unlock()
-			st.owner = owners{}
+			st.owner = owners{src: st.owner.src}
 			st.owner.reserve(count[s])
 		}
 		stamp, n := int64(0), int64(0)
@@ -130,8 +130,9 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 				continue
 			}
 			e := es.at(i)
-			p, dup := g.stripes[s].owner.upsert(e.Member)
-			p.set(slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp})
+			o := &g.stripes[s].owner
+			at, dup := o.upsert(e.Member)
+			o.setAt(at, slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp})
 			dups[s] = dups[s] || dup
 			kept[i] = !dup
 			if !dup {

@@ -1,0 +1,98 @@
+package router
+
+import (
+	"math"
+	"sync/atomic"
+
+	"geoshard/shard"
+)
+
+// source is where a key's narrow owner tables read their members' scores
+// and stamps: the copy in the shard a record names, under the key's
+// current name. Renames and map reloads swap the view; the stripes hold a
+// pointer to their key's source.
+type source struct {
+	v atomic.Pointer[sourceView]
+}
+
+type sourceView struct {
+	key    shard.Key
+	shards []*shard.Shard
+}
+
+// gone is the stamp of a member whose record names a shard that no longer
+// holds its copy: the position TTL reclaimed it and the router has not
+// forgotten the member yet. It reads as expired under any cut-off.
+const gone = math.MinInt64
+
+// value reads the score and stamp of member (shard.Hash h) in shard id.
+func (s *source) value(id shard.ID, member string, h uint64) shard.Value {
+	v := s.v.Load()
+	if val, ok := v.shards[id].ValueHash(v.key, member, h); ok {
+		return val
+	}
+	return shard.Value{Stamp: gone}
+}
+
+// narrow makes g's owner tables narrow, reading from the shards of r under
+// the name k. Called on a new key, before any stripe holds a member.
+func (r *Router) narrow(g *geoKey, k shard.Key) {
+	g.src.v.Store(&sourceView{key: k, shards: r.shards})
+	for i := range g.stripes {
+		g.stripes[i].owner.src = &g.src
+	}
+}
+
+// renamed points a narrow key's tables at its new name.
+func (g *geoKey) renamed(k shard.Key) {
+	if v := g.src.v.Load(); v != nil {
+		g.src.v.Store(&sourceView{key: k, shards: v.shards})
+	}
+}
+
+// reshard points a narrow key's tables at a new router's shards, which
+// hold the same shards under the same IDs (Reload).
+func (g *geoKey) reshard(shards []*shard.Shard) {
+	if v := g.src.v.Load(); v != nil {
+		g.src.v.Store(&sourceView{key: v.key, shards: shards})
+	}
+}
+
+// widenKeys makes every key's owner tables wide, copying each member's
+// score and stamp from its shard: a router that joins a cluster caches
+// them for members on other nodes (a snapshot may have been loaded
+// before). New keys are wide from then on.
+func (r *Router) widenKeys() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, g := range r.keys {
+		for i := range g.stripes {
+			st := &g.stripes[i]
+			st.mu.Lock()
+			st.owner.widen()
+			st.mu.Unlock()
+		}
+		g.src.v.Store(nil)
+	}
+}
+
+// widen makes a narrow table wide: vals filled from the shards.
+func (o *owners) widen() {
+	if o.src == nil {
+		return
+	}
+	o.vals = make([][]value, len(o.chunks))
+	for c := range o.vals {
+		o.vals[c] = make([]value, 1<<recordBits)
+	}
+	for i := 0; i < o.limit(); i++ {
+		r := o.rec(uint32(i))
+		if r.name().None() {
+			continue
+		}
+		m := o.names.Get(r.name())
+		v := o.src.value(r.shard, m, shard.Hash(m))
+		*o.val(uint32(i)) = value{v.Score, v.Stamp}
+	}
+	o.src = nil
+}
