@@ -1,0 +1,99 @@
+package router
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"geoshard/geo"
+	"geoshard/shard"
+)
+
+// Reclaiming expired copies forgets their members: a narrow owner table
+// reads a reclaimed copy's stamp as gone, and the key must still empty.
+func TestReclaimForgetsNarrowMembers(t *testing.T) {
+	m := shard.GridMap(4.5, 52.0, 5.5, 52.5, 2, 1, 200)
+	r := New(Config{Regions: m, PositionTTL: 50 * time.Millisecond})
+	for i := range 300 {
+		r.Add(drivers, fmt.Sprintf("d%d", i), geo.Encode(4.6+float64(i%9)*0.1, 52.1), AddFlags{})
+	}
+	time.Sleep(80 * time.Millisecond)
+	r.Reclaim()
+	if g := r.key(drivers, false); g != nil {
+		t.Fatalf("key kept after every copy expired: %d entries", g.entries.Load())
+	}
+}
+
+// Add's replies and conditions, Remove and Score, with members crossing
+// between shards, agree with a map of scores: a narrow owner table takes
+// them from the shards' copies rather than from its records.
+func TestNarrowAgainstModel(t *testing.T) {
+	cases := []struct {
+		name    string
+		members int
+		steps   int
+	}{
+		{"few", 8, 4000},
+		{"many", 3000, 60000},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := shard.GridMap(4.5, 52.0, 5.5, 52.5, 4, 2, 200)
+			r := New(Config{Regions: m})
+			rng := rand.New(rand.NewPCG(3, uint64(c.members)))
+			model := map[string]float64{}
+			for i := range c.steps {
+				name := fmt.Sprintf("d%d", rng.IntN(c.members))
+				old, in := model[name]
+				if rng.IntN(8) == 0 {
+					if got := r.Remove(drivers, name); got != in {
+						t.Fatalf("step %d: Remove(%s) = %v, want %v", i, name, got, in)
+					}
+					delete(model, name)
+					continue
+				}
+				score := geo.Encode(4.5+rng.Float64(), 52.0+rng.Float64()/2)
+				var f AddFlags
+				switch rng.IntN(6) {
+				case 0:
+					f.NX = true
+				case 1:
+					f.XX = true
+				case 2:
+					f.GT = true
+				case 3:
+					f.LT = true
+				}
+				write := !(f.NX && in) && !(f.XX && !in) && !(in && f.GT && !(score > old)) && !(in && f.LT && !(score < old))
+				added, changed := r.Add(drivers, name, score, f)
+				wantAdded, wantChanged := write && !in, write && in && old != score
+				if added != wantAdded || changed != wantChanged {
+					t.Fatalf("step %d: Add(%s, %+v) = %v %v, want %v %v", i, name, f, added, changed, wantAdded, wantChanged)
+				}
+				if write {
+					model[name] = score
+				}
+				if got, ok := r.Score(drivers, name); ok != hasScore(model, name) || got != model[name] {
+					t.Fatalf("step %d: Score(%s) = %v %v, want %v", i, name, got, ok, model[name])
+				}
+			}
+			if n := r.Card(drivers); n != len(model) {
+				t.Fatalf("card %d, want %d", n, len(model))
+			}
+			seen := 0
+			r.Each(drivers, func(member string, score float64, _ int64) bool {
+				if want, ok := model[member]; !ok || want != score {
+					t.Fatalf("Each: %s %v, want %v %v", member, score, want, ok)
+				}
+				seen++
+				return true
+			})
+			if seen != len(model) {
+				t.Fatalf("Each saw %d members, want %d", seen, len(model))
+			}
+		})
+	}
+}
+
+func hasScore(m map[string]float64, k string) bool { _, ok := m[k]; return ok }
