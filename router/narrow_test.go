@@ -97,3 +97,44 @@ func TestNarrowAgainstModel(t *testing.T) {
 }
 
 func hasScore(m map[string]float64, k string) bool { _, ok := m[k]; return ok }
+
+// With a position TTL, Card and Each read the key's copies from the
+// shards' slabs (eachCopy) and see each member once, also while members
+// hand over between shards; after a dropped delete they go back to the
+// owner table and still see each member once.
+func TestEachCopyOncePerMember(t *testing.T) {
+	m := shard.GridMap(4.5, 52.0, 5.5, 52.5, 4, 2, 200)
+	for _, drop := range []bool{false, true} {
+		r := New(Config{Regions: m, PositionTTL: time.Hour})
+		rng := rand.New(rand.NewPCG(5, 6))
+		want := map[string]float64{}
+		for i := range 5000 {
+			name := fmt.Sprintf("d%d", rng.IntN(700))
+			if i == 2500 {
+				r.DropDeletes(drop)
+			}
+			score := geo.Encode(4.5+rng.Float64(), 52.0+rng.Float64()/2)
+			r.Add(drivers, name, score, AddFlags{})
+			want[name] = score
+		}
+		if n := r.Card(drivers); n != len(want) {
+			t.Fatalf("drop %v: card %d, want %d", drop, n, len(want))
+		}
+		got := map[string]float64{}
+		r.Each(drivers, func(member string, score float64, _ int64) bool {
+			if _, dup := got[member]; dup {
+				t.Fatalf("drop %v: Each yields %s twice", drop, member)
+			}
+			got[member] = score
+			return true
+		})
+		if len(got) != len(want) {
+			t.Fatalf("drop %v: Each yields %d members, want %d", drop, len(got), len(want))
+		}
+		for m, s := range want {
+			if got[m] != s {
+				t.Fatalf("drop %v: Each yields %s at %v, want %v", drop, m, got[m], s)
+			}
+		}
+	}
+}

@@ -96,3 +96,36 @@ func (o *owners) widen() {
 	}
 	o.src = nil
 }
+
+// eachCopy calls fn, until it returns false, for every member of a key
+// with narrow owner tables whose copy was written at or after cut, reading
+// the shards' slabs in order with every stripe of the key locked: the
+// copies in the shards are then exactly the members' current ones (no
+// handoff or move half done), and reading each member's copy through its
+// record would cost a random lookup per member (BGSAVE's copy at 1M: 0.9 s
+// against 0.1 s). It reports false, having done nothing, for a wide key or
+// once a delete was dropped (a test hook): stale copies would be seen.
+// fn runs under a shard's read lock and the key's stripe locks.
+func (r *Router) eachCopy(k shard.Key, g *geoKey, cut int64, fn func(string, shard.Value) bool) bool {
+	v := g.src.v.Load()
+	if v == nil || r.hooks.dropped.Load() {
+		return false
+	}
+	for i := range g.stripes {
+		g.stripes[i].mu.Lock()
+	}
+	defer func() {
+		for i := range g.stripes {
+			g.stripes[i].mu.Unlock()
+		}
+	}()
+	if g.dead {
+		return true
+	}
+	for _, s := range v.shards {
+		if !s.EachValue(v.key, cut, fn) {
+			break
+		}
+	}
+	return true
+}

@@ -51,6 +51,7 @@ type Router struct {
 type testHooks struct {
 	delay       []atomic.Int64 // per shard, ns added to every search
 	dropDeletes atomic.Bool
+	dropped     atomic.Bool // a delete was dropped: shards may hold stale copies
 }
 
 const stripes = 64

@@ -22,6 +22,9 @@ func (r *Router) Each(k shard.Key, fn func(member string, score float64, stamp i
 		return
 	}
 	cut := r.minStamp(g, now())
+	if r.eachCopy(k, g, cut, func(m string, v shard.Value) bool { return fn(m, v.Score, v.Stamp) }) {
+		return
+	}
 	for i := range g.stripes {
 		st := &g.stripes[i]
 		st.mu.Lock()

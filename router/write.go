@@ -101,6 +101,7 @@ func (r *Router) handoff(k shard.Key, g *geoKey, member string, h uint64, from, 
 	var old shard.Entry
 	var had bool
 	if r.hooks.dropDeletes.Load() {
+		r.hooks.dropped.Store(true)
 		old, had = r.shards[from].Get(k, member)
 	} else {
 		old, had = r.shards[from].DeleteHash(k, member, stamp-1, h)
@@ -234,6 +235,9 @@ func (r *Router) Card(k shard.Key) int {
 		return int(g.entries.Load())
 	}
 	n := 0
+	if r.eachCopy(k, g, cut, func(string, shard.Value) bool { n++; return true }) {
+		return n
+	}
 	for i := range g.stripes {
 		st := &g.stripes[i]
 		st.mu.Lock()

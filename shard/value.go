@@ -40,3 +40,27 @@ func (s *Shard) PutHashPrev(k Key, e Entry, h uint64) (prev Value, existed bool)
 	st.insertHash(e, h)
 	return Value{}, false
 }
+
+// EachValue calls fn for every copy of k's members written at or after
+// minStamp, in slab order (no order a caller may rely on: a sequential
+// read of the slab and names, where a walk of the tree or of a member
+// table reads them in random order), until fn returns false; it reports
+// whether fn never did. fn runs under the shard's read lock.
+func (s *Shard) EachValue(k Key, minStamp int64, fn func(member string, v Value) bool) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	st := s.sets[k]
+	if st == nil {
+		return true
+	}
+	for i := range st.items {
+		it := &st.items[i]
+		if it.name.None() || it.stamp < minStamp {
+			continue
+		}
+		if !fn(st.names.Get(it.name), Value{it.score, it.stamp}) {
+			return false
+		}
+	}
+	return true
+}
