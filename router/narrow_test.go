@@ -15,6 +15,7 @@ import (
 func TestReclaimForgetsNarrowMembers(t *testing.T) {
 	m := shard.GridMap(4.5, 52.0, 5.5, 52.5, 2, 1, 200)
 	r := New(Config{Regions: m, PositionTTL: 50 * time.Millisecond})
+	r.hooks.narrowAt = 1
 	for i := range 300 {
 		r.Add(drivers, fmt.Sprintf("d%d", i), geo.Encode(4.6+float64(i%9)*0.1, 52.1), AddFlags{})
 	}
@@ -30,17 +31,21 @@ func TestReclaimForgetsNarrowMembers(t *testing.T) {
 // them from the shards' copies rather than from its records.
 func TestNarrowAgainstModel(t *testing.T) {
 	cases := []struct {
-		name    string
-		members int
-		steps   int
+		name     string
+		members  int
+		steps    int
+		narrowAt int // stripe size at which owner tables turn narrow
 	}{
-		{"few", 8, 4000},
-		{"many", 3000, 60000},
+		{"few", 8, 4000, 1},
+		{"many", 3000, 60000, 1},
+		{"turning", 3000, 60000, 30}, // stripes turn narrow partway through
+		{"wide", 3000, 60000, 1 << 20},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m := shard.GridMap(4.5, 52.0, 5.5, 52.5, 4, 2, 200)
 			r := New(Config{Regions: m})
+			r.hooks.narrowAt = c.narrowAt
 			rng := rand.New(rand.NewPCG(3, uint64(c.members)))
 			model := map[string]float64{}
 			for i := range c.steps {
@@ -106,6 +111,7 @@ func TestEachCopyOncePerMember(t *testing.T) {
 	m := shard.GridMap(4.5, 52.0, 5.5, 52.5, 4, 2, 200)
 	for _, drop := range []bool{false, true} {
 		r := New(Config{Regions: m, PositionTTL: time.Hour})
+		r.hooks.narrowAt = 1
 		rng := rand.New(rand.NewPCG(5, 6))
 		want := map[string]float64{}
 		for i := range 5000 {
@@ -135,6 +141,34 @@ func TestEachCopyOncePerMember(t *testing.T) {
 			if got[m] != s {
 				t.Fatalf("drop %v: Each yields %s at %v, want %v", drop, m, got[m], s)
 			}
+		}
+	}
+}
+
+// A key restored whole into narrow owner tables answers every member's
+// score from the shards, and a member saved twice keeps its last copy.
+func TestRestoreKeyNarrow(t *testing.T) {
+	r := New(Config{Regions: shard.GridMap(4.5, 52.0, 5.5, 52.5, 4, 2, 200)})
+	r.hooks.narrowAt = 1
+	rng := rand.New(rand.NewPCG(9, 9))
+	var ms []Saved
+	want := map[string]float64{}
+	for i := range 5000 {
+		name := fmt.Sprintf("d%d", rng.IntN(4000))
+		score := geo.Encode(4.5+rng.Float64(), 52.0+rng.Float64()/2)
+		ms = append(ms, Saved{Member: name, Score: score, Stamp: int64(i + 1)})
+		want[name] = score
+	}
+	r.RestoreKey(drivers, ms)
+	if n := r.Card(drivers); n != len(want) {
+		t.Fatalf("card %d, want %d", n, len(want))
+	}
+	if g := r.key(drivers, false); g == nil || !g.narrowed.Load() {
+		t.Fatalf("restored key not narrow")
+	}
+	for m, s := range want {
+		if got, ok := r.Score(drivers, m); !ok || got != s {
+			t.Fatalf("Score(%s) = %v %v, want %v", m, got, ok, s)
 		}
 	}
 }

@@ -34,12 +34,35 @@ func (s *source) value(id shard.ID, member string, h uint64) shard.Value {
 	return shard.Value{Stamp: gone}
 }
 
-// narrow makes g's owner tables narrow, reading from the shards of r under
-// the name k. Called on a new key, before any stripe holds a member.
-func (r *Router) narrow(g *geoKey, k shard.Key) {
+// narrowAt is how many members a stripe holds before its owner table
+// turns narrow (a key of about 130,000 members): a small key keeps its
+// members' scores and stamps in one place for searches that read the
+// owner table rather than thousands of shards (ownerscan.go), where
+// reading each member's copy in its shard costs about a microsecond (a
+// few cache misses in a shard of its own), and its memory hardly counts.
+const narrowAt = 2048
+
+func (r *Router) narrowLimit() int {
+	if n := r.hooks.narrowAt; n > 0 {
+		return n
+	}
+	return narrowAt
+}
+
+// localKey makes g's source the shards of r under the name k, which lets its
+// owner tables turn narrow as they grow (grown). Called on a new key in a
+// router without other nodes.
+func (r *Router) localKey(g *geoKey, k shard.Key) {
 	g.src.v.Store(&sourceView{key: k, shards: r.shards})
-	for i := range g.stripes {
-		g.stripes[i].owner.src = &g.src
+}
+
+// grown turns a stripe's owner table narrow once it holds narrowAt
+// members (tests set another limit), if its key has a source. The caller
+// holds the stripe's lock.
+func (r *Router) grown(g *geoKey, st *stripe) {
+	if st.owner.src == nil && st.owner.len() >= r.narrowLimit() && g.src.v.Load() != nil {
+		st.owner.src, st.owner.vals = &g.src, nil
+		g.narrowed.Store(true)
 	}
 }
 
@@ -73,6 +96,7 @@ func (r *Router) widenKeys() {
 			st.mu.Unlock()
 		}
 		g.src.v.Store(nil)
+		g.narrowed.Store(false)
 	}
 }
 
@@ -103,12 +127,14 @@ func (o *owners) widen() {
 // copies in the shards are then exactly the members' current ones (no
 // handoff or move half done), and reading each member's copy through its
 // record would cost a random lookup per member (BGSAVE's copy at 1M: 0.9 s
-// against 0.1 s). It reports false, having done nothing, for a wide key or
-// once a delete was dropped (a test hook): stale copies would be seen.
+// against 0.1 s). It reports false, having done nothing, for a key no
+// stripe of which is narrow (its records hold the values: walking every
+// shard of a fine map for a few members would cost more), in cluster mode,
+// or once a delete was dropped (a test hook): stale copies would be seen.
 // fn runs under a shard's read lock and the key's stripe locks.
 func (r *Router) eachCopy(k shard.Key, g *geoKey, cut int64, fn func(string, shard.Value) bool) bool {
 	v := g.src.v.Load()
-	if v == nil || r.hooks.dropped.Load() {
+	if v == nil || !g.narrowed.Load() || r.hooks.dropped.Load() {
 		return false
 	}
 	for i := range g.stripes {

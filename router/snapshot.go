@@ -70,6 +70,7 @@ func (r *Router) Restore(k shard.Key, member string, score float64, stamp int64)
 		r.depart(g, member, cur.shard)
 	}
 	st.owner.set(member, slot{shard: to, score: score, stamp: stamp})
+	r.grown(g, st)
 }
 
 // KeyTTLs returns the per-key position TTLs set in database db, which
@@ -125,6 +126,10 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 			defer st.mu.Unlock()
 			st.owner = owners{src: st.owner.src}
 			st.owner.reserve(count[s])
+			if count[s] >= r.narrowLimit() && g.src.v.Load() != nil {
+				st.owner.src = &g.src // narrow from the start
+				g.narrowed.Store(true)
+			}
 		}
 		stamp, n := int64(0), int64(0)
 		var dups [stripes]bool

@@ -88,6 +88,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	} else {
 		g.entries.Add(1)
 		st.owner.add(member, h, next)
+		r.grown(g, st)
 	}
 	return !live, live && cur.score != score
 }
