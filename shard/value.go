@@ -64,3 +64,25 @@ func (s *Shard) EachValue(k Key, minStamp int64, fn func(member string, v Value)
 	}
 	return true
 }
+
+// Scores appends to dst, up to its capacity, the scores of k's copies
+// from slab slot from on, and returns them with the slot to go on from
+// (-1: no more). A caller that reads a big set a chunk at a time holds
+// the shard's read lock only for a chunk, never for the whole set.
+func (s *Shard) Scores(k Key, from int, dst []float64) ([]float64, int) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	st := s.sets[k]
+	if st == nil {
+		return dst, -1
+	}
+	for i := from; i < len(st.items); i++ {
+		if len(dst) == cap(dst) {
+			return dst, i
+		}
+		if it := &st.items[i]; !it.name.None() {
+			dst = append(dst, it.score)
+		}
+	}
+	return dst, -1
+}
