@@ -172,3 +172,34 @@ func TestRestoreKeyNarrow(t *testing.T) {
 		}
 	}
 }
+
+// Widening (a router joining a cluster after a snapshot loaded) copies
+// every member's score and stamp into its record, reclaimed copies read
+// as gone, and leaves no stripe narrow.
+func TestWidenKeys(t *testing.T) {
+	r := New(Config{Regions: shard.GridMap(4.5, 52.0, 5.5, 52.5, 4, 2, 200)})
+	r.hooks.narrowAt = 1
+	want := map[string]float64{}
+	for i := range 2000 {
+		name := fmt.Sprintf("d%d", i)
+		score := geo.Encode(4.5+float64(i%97)/97, 52.0+float64(i%89)/180)
+		r.Add(drivers, name, score, AddFlags{})
+		want[name] = score
+	}
+	r.widenKeys()
+	g := r.key(drivers, false)
+	if g.narrowed.Load() || g.src.v.Load() != nil {
+		t.Fatalf("key still narrow after widening")
+	}
+	for m, s := range want {
+		st := r.stripe(g, m)
+		if st.owner.src != nil {
+			t.Fatalf("stripe of %s still narrow", m)
+		}
+		cur, ok := st.owner.get(m)
+		e, inShard := r.shards[cur.shard].Get(drivers, m)
+		if !ok || !inShard || cur.score != s || cur.stamp != e.Stamp {
+			t.Fatalf("%s: record %+v %v, shard copy %+v, want score %v", m, cur, ok, e, s)
+		}
+	}
+}

@@ -60,7 +60,7 @@ func (r *Router) localKey(g *geoKey, k shard.Key) {
 // members (tests set another limit), if its key has a source. The caller
 // holds the stripe's lock.
 func (r *Router) grown(g *geoKey, st *stripe) {
-	if st.owner.src == nil && st.owner.len() >= r.narrowLimit() && g.src.v.Load() != nil {
+	if st.owner.src == nil && st.owner.len() >= r.narrowLimit() && g.src.v.Load() != nil && r.cl == nil {
 		st.owner.src, st.owner.vals = &g.src, nil
 		g.narrowed.Store(true)
 	}

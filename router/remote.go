@@ -126,8 +126,8 @@ type remoteState struct {
 // SetRemote switches the router to cluster mode; cluster calls it before
 // the server accepts clients.
 func (r *Router) SetRemote(rm Remote) {
+	r.cl = rm     // first: keys made from now on stay wide
 	r.widenKeys() // a cluster node caches scores of members on other nodes
-	r.cl = rm
 }
 
 // Clustered reports whether the router is one node of a cluster.
