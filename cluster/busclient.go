@@ -70,8 +70,10 @@ func newBusClient(addr string, timeout time.Duration, tc *tls.Config) *busClient
 func (c *busClient) do(ctx context.Context, args ...any) (any, error) {
 	select {
 	case c.slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	default:
+		if err := c.waitSlot(ctx); err != nil {
+			return nil, err
+		}
 	}
 	defer func() { <-c.slots }()
 	bc, err := c.conn(ctx)
@@ -86,6 +88,26 @@ func (c *busClient) do(ctx context.Context, args ...any) (any, error) {
 	}
 	c.release(bc)
 	return v, err
+}
+
+// errPoolTimeout is a call that found every connection busy until its
+// deadline (go-redis's pool timeout).
+var errPoolTimeout = errors.New("bus client: every connection busy")
+
+// waitSlot waits for a connection to come free, until the call's
+// deadline: a peer that hangs holds every connection until each call's
+// deadline, and the calls behind them must not wait longer than theirs.
+func (c *busClient) waitSlot(ctx context.Context) error {
+	t := time.NewTimer(time.Until(deadline(ctx, c.timeout)))
+	defer t.Stop()
+	select {
+	case c.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return errPoolTimeout
+	}
 }
 
 // conn takes the most recently used idle connection, or dials one.

@@ -267,3 +267,30 @@ func TestBusClientAllocs(t *testing.T) {
 		t.Errorf("a call: %.0f allocations", allocs)
 	}
 }
+
+// TestBusClientPoolBound: with every connection held by calls to a peer
+// that does not answer, one call more waits no longer than the call
+// timeout, also with a context that has no deadline (it used to wait for
+// a connection to come free, then as long again on it), and opens no
+// connection beyond the bound.
+func TestBusClientPoolBound(t *testing.T) {
+	addr, accepted := silentPeer(t)
+	c := newBusClient(addr, time.Second, nil)
+	defer c.close()
+	var wg sync.WaitGroup
+	for range busPoolSize {
+		wg.Go(func() { c.do(context.Background(), "GEOSHARD", "GET", "pw", "x") })
+	}
+	for len(c.slots) < busPoolSize {
+		time.Sleep(time.Millisecond)
+	}
+	begin := time.Now()
+	_, err := c.do(context.Background(), "GEOSHARD", "GET", "pw", "x")
+	if took := time.Since(begin); !errors.Is(err, errPoolTimeout) || took > 1500*time.Millisecond {
+		t.Errorf("the call beyond the bound: %v after %v, want %v within the call timeout", err, took, errPoolTimeout)
+	}
+	wg.Wait()
+	if n := accepted.Load(); n > busPoolSize {
+		t.Errorf("%d connections opened, bound %d", n, busPoolSize)
+	}
+}
