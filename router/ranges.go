@@ -61,7 +61,7 @@ func (r *Router) ranged(k shard.Key, min, max Bound, rev bool, offset, count int
 		if len(out) > need {
 			out = out[:need]
 		}
-		if len(out) >= need || !short || err != nil {
+		if !short || err != nil {
 			if offset >= len(out) {
 				return nil, err
 			}
@@ -80,14 +80,19 @@ func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want 
 		all, truncated, err := r.scanCluster(k, min, max, rev, cut, want)
 		return sortMembers(all, rev), truncated && len(all) < want, err
 	}
-	ids := make([]shard.ID, len(r.shards))
-	for i := range ids {
-		ids[i] = shard.ID(i)
+	var all []shard.Entry
+	for i := range r.shards {
+		// A shard at a time: currentIn checks each copy against the shard
+		// it came from.
+		es, tr := r.scanLocal([]shard.ID{shard.ID(i)}, k, min, max, rev, cut, want)
+		es = r.currentIn(g, shard.ID(i), es)
+		// A shard cut short gives its first want copies; once old copies
+		// (a lost delete, a move half seen) are dropped from them, members
+		// past the cut could sort before the others' and must be read.
+		short = short || (tr && len(es) < want)
+		all = append(all, es...)
 	}
-	all, truncated := r.scanLocal(ids, k, min, max, rev, cut, want)
-	all = r.current(g, all)
-	out = sortMembers(all, rev)
-	return out, truncated && len(out) < want, nil
+	return sortMembers(all, rev), short, nil
 }
 
 // sortMembers puts copies in sorted-set order (reversed with rev).
@@ -104,17 +109,6 @@ func sortMembers(all []shard.Entry, rev bool) []Member {
 		out[i] = Member{e.Member, e.Score}
 	}
 	return out
-}
-
-// current keeps, of each member, only the copy the router placed last.
-func (r *Router) current(g *geoKey, es []shard.Entry) []shard.Entry {
-	return slices.DeleteFunc(es, func(e shard.Entry) bool {
-		st := r.stripe(g, e.Member)
-		st.mu.Lock()
-		s, ok := st.owner.get(e.Member)
-		st.mu.Unlock()
-		return !ok || s.stamp != e.Stamp
-	})
 }
 
 // Rank returns how many members sort before the member (after it, with
@@ -142,8 +136,10 @@ func (r *Router) TryRank(k shard.Key, member string, rev bool) (int, bool, error
 	}
 	g := r.key(k, false)
 	cut := r.minStamp(g, now())
+	n := 0
 	var all []shard.Entry
-	for _, s := range r.shards {
+	for i, s := range r.shards {
+		all = all[:0]
 		if rev {
 			s.Descend(k, math.Inf(1), cut, func(e shard.Entry) bool {
 				if e.Score < score || (e.Score == score && e.Member <= member) {
@@ -161,6 +157,7 @@ func (r *Router) TryRank(k shard.Key, member string, rev bool) (int, bool, error
 				return true
 			})
 		}
+		n += len(r.currentIn(g, shard.ID(i), all))
 	}
-	return len(r.current(g, all)), true, nil
+	return n, true, nil
 }
