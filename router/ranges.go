@@ -80,17 +80,27 @@ func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want 
 		all, truncated, err := r.scanCluster(k, min, max, rev, cut, want)
 		return sortMembers(all, rev), truncated && len(all) < want, err
 	}
+	// A shard cut short gives its first want copies; once old copies (a
+	// lost delete, a move half seen) are dropped from them, members past
+	// the cut could sort before the others' and must be read.
 	var all []shard.Entry
+	byName := r.dedupeByName(g)
+	truncated := false
 	for i := range r.shards {
-		// A shard at a time: currentIn checks each copy against the shard
-		// it came from.
 		es, tr := r.scanLocal([]shard.ID{shard.ID(i)}, k, min, max, rev, cut, want)
-		es = r.currentIn(g, shard.ID(i), es)
-		// A shard cut short gives its first want copies; once old copies
-		// (a lost delete, a move half seen) are dropped from them, members
-		// past the cut could sort before the others' and must be read.
-		short = short || (tr && len(es) < want)
+		if !byName {
+			// A shard at a time: currentIn checks each copy against the
+			// shard it came from.
+			es = r.currentIn(g, shard.ID(i), es)
+			short = short || (tr && len(es) < want)
+		}
+		truncated = truncated || tr
 		all = append(all, es...)
+	}
+	if byName {
+		var dropped bool
+		all, dropped = newestCopies(all)
+		short = truncated && dropped
 	}
 	return sortMembers(all, rev), short, nil
 }
@@ -138,8 +148,8 @@ func (r *Router) TryRank(k shard.Key, member string, rev bool) (int, bool, error
 	cut := r.minStamp(g, now())
 	n := 0
 	var all []shard.Entry
+	byName := r.dedupeByName(g)
 	for i, s := range r.shards {
-		all = all[:0]
 		if rev {
 			s.Descend(k, math.Inf(1), cut, func(e shard.Entry) bool {
 				if e.Score < score || (e.Score == score && e.Member <= member) {
@@ -157,7 +167,15 @@ func (r *Router) TryRank(k shard.Key, member string, rev bool) (int, bool, error
 				return true
 			})
 		}
+		if byName {
+			continue
+		}
 		n += len(r.currentIn(g, shard.ID(i), all))
+		all = all[:0]
+	}
+	if byName {
+		all, _ = newestCopies(all)
+		n = len(all)
 	}
 	return n, true, nil
 }
