@@ -92,7 +92,7 @@ func TestBusClientReuse(t *testing.T) {
 		if i%2 == 1 {
 			word = "ERR:ERR no"
 		}
-		c.do(context.Background(), "GEOSHARD", "GET", "pw", word)
+		c.do(context.Background(), "GEOSHARD", "KEYS", "pw", word)
 	}
 	b.mu.Lock()
 	n := len(b.conns)
@@ -144,11 +144,14 @@ func TestBusClientHungPeer(t *testing.T) {
 	addr, accepted := silentPeer(t)
 	for _, tc := range []struct {
 		name                    string
+		sub                     string // KEYS: a pooled connection; GET: the shared one
 		ctx, timeout            time.Duration
 		wantAtLeast, wantAtMost time.Duration
 	}{
-		{"context deadline first", 100 * time.Millisecond, 5 * time.Second, 90 * time.Millisecond, 600 * time.Millisecond},
-		{"call timeout first", 5 * time.Second, 100 * time.Millisecond, 90 * time.Millisecond, 600 * time.Millisecond},
+		{"pooled, context deadline first", "KEYS", 100 * time.Millisecond, 5 * time.Second, 90 * time.Millisecond, 600 * time.Millisecond},
+		{"pooled, call timeout first", "KEYS", 5 * time.Second, 100 * time.Millisecond, 90 * time.Millisecond, 600 * time.Millisecond},
+		{"shared, context deadline first", "GET", 100 * time.Millisecond, 5 * time.Second, 90 * time.Millisecond, 600 * time.Millisecond},
+		{"shared, call timeout first", "GET", 5 * time.Second, 100 * time.Millisecond, 90 * time.Millisecond, 600 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newBusClient(addr, tc.timeout, nil)
@@ -157,7 +160,7 @@ func TestBusClientHungPeer(t *testing.T) {
 			for range 2 {
 				ctx, cancel := context.WithTimeout(context.Background(), tc.ctx)
 				begin := time.Now()
-				_, err := c.do(ctx, "GEOSHARD", "GET", "pw", "x")
+				_, err := c.do(ctx, "GEOSHARD", tc.sub, "pw", "x")
 				took := time.Since(begin)
 				cancel()
 				var ne net.Error
@@ -240,10 +243,10 @@ func TestBusClientIdleDropped(t *testing.T) {
 	b := echoBus(t)
 	c := newBusClient(b.addr(), time.Second, nil)
 	defer c.close()
-	c.do(context.Background(), "GEOSHARD", "GET", "pw", "x")
+	c.do(context.Background(), "GEOSHARD", "KEYS", "pw", "x")
 	first := c.idle[0]
 	first.used = time.Now().Add(-busIdle / 2)
-	c.do(context.Background(), "GEOSHARD", "GET", "pw", "x")
+	c.do(context.Background(), "GEOSHARD", "KEYS", "pw", "x")
 	if len(c.idle) != 1 || c.idle[0] == first {
 		t.Errorf("an idle connection past busIdle/2 was used again")
 	}
@@ -256,7 +259,7 @@ func TestBusClientAllocs(t *testing.T) {
 	c := newBusClient(b.addr(), time.Second, nil)
 	defer c.close()
 	blob := make([]byte, 10000)
-	args := []any{"GEOSHARD", "PUTMANY", "pw", "0", "drivers", blob, "ok"}
+	args := []any{"GEOSHARD", "DUMP", "pw", "0", "drivers", blob, "ok"}
 	c.do(context.Background(), args...) // dials
 	allocs := testing.AllocsPerRun(50, func() {
 		if _, err := c.do(context.Background(), args...); err != nil {
@@ -282,7 +285,7 @@ func TestBusClientPoolBound(t *testing.T) {
 	done := make(chan error, 1)
 	begin := time.Now()
 	go func() {
-		_, err := c.do(context.Background(), "GEOSHARD", "GET", "pw", "x")
+		_, err := c.do(context.Background(), "GEOSHARD", "KEYS", "pw", "x")
 		done <- err
 	}()
 	select {
@@ -295,5 +298,61 @@ func TestBusClientPoolBound(t *testing.T) {
 	}
 	if n := accepted.Load(); n != 0 {
 		t.Errorf("%d connections opened beyond the bound", n)
+	}
+}
+
+// TestBusPipeShared: concurrent small calls share one connection and
+// each gets its own answer.
+func TestBusPipeShared(t *testing.T) {
+	b := echoBus(t)
+	c := newBusClient(b.addr(), time.Second, nil)
+	defer c.close()
+	var wg sync.WaitGroup
+	var wrong atomic.Int64
+	for g := range 16 {
+		wg.Go(func() {
+			for i := range 200 {
+				want := itoa(int64(g*1000 + i))
+				if v, err := c.do(context.Background(), "GEOSHARD", "PUT", "pw", want); err != nil || v != want {
+					wrong.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	b.mu.Lock()
+	n := len(b.conns)
+	b.mu.Unlock()
+	if wrong.Load() != 0 || n != 1 {
+		t.Errorf("3,200 calls from 16 goroutines: %d wrong answers, %d connections; want 0 and 1", wrong.Load(), n)
+	}
+}
+
+// TestBusPipeIdle: the shared connection outlives its calls' read
+// deadline while idle (it is not redialed each time), and is replaced
+// once it has been idle for busIdle/2.
+func TestBusPipeIdle(t *testing.T) {
+	b := echoBus(t)
+	c := newBusClient(b.addr(), 50*time.Millisecond, nil)
+	defer c.close()
+	call := func() {
+		t.Helper()
+		if v, err := c.do(context.Background(), "GEOSHARD", "GET", "pw", "x"); err != nil || v != "x" {
+			t.Fatalf("call: %v, %v", v, err)
+		}
+	}
+	call()
+	first := c.pipe
+	time.Sleep(200 * time.Millisecond)
+	call()
+	if c.pipe != first {
+		t.Fatalf("the shared connection was replaced after an idle spell past its read deadline")
+	}
+	first.mu.Lock()
+	first.used = time.Now().Add(-busIdle / 2)
+	first.mu.Unlock()
+	call()
+	if c.pipe == first {
+		t.Errorf("a shared connection idle for busIdle/2 was used again")
 	}
 }

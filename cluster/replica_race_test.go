@@ -169,7 +169,8 @@ func startHookedNode(t testing.TB, endpoint, id string, i int, fill, serve func(
 	n, err := StartNode(r, NodeConfig{Endpoints: []string{endpoint}, Cluster: "t", ID: id,
 		Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i), Password: "pw", Replicas: 1,
 		LeaseTTL: 2 * time.Second, Rebalance: 100 * time.Millisecond, fillPause: fill, servePause: serve,
-		CallTimeout: 20 * time.Second}) // the writes wait in a's PUT for seconds
+		CallTimeout: 20 * time.Second, // the writes wait in a's PUT for seconds
+		pipelineOff: true})            // and several at once
 	if err != nil {
 		t.Fatal(err)
 	}
