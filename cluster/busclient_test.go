@@ -314,7 +314,9 @@ func TestBusPipeShared(t *testing.T) {
 			for i := range 200 {
 				want := itoa(int64(g*1000 + i))
 				if v, err := c.do(context.Background(), "GEOSHARD", "PUT", "pw", want); err != nil || v != want {
-					wrong.Add(1)
+					if wrong.Add(1) == 1 {
+						t.Errorf("call %s: %v, %v", want, v, err)
+					}
 				}
 			}
 		})
@@ -354,5 +356,55 @@ func TestBusPipeIdle(t *testing.T) {
 	call()
 	if c.pipe == first {
 		t.Errorf("a shared connection idle for busIdle/2 was used again")
+	}
+}
+
+// TestBusPipeCanceled: a call canceled before its deadline leaves without
+// failing the shared connection: the calls queued with it get their
+// answers, and the next call goes on the same connection.
+func TestBusPipeCanceled(t *testing.T) {
+	b, err := startBus(func(args [][]byte, w Replier) {
+		if string(args[len(args)-1]) == "slow" {
+			time.Sleep(200 * time.Millisecond)
+		}
+		w.BulkString(string(args[len(args)-1]))
+	}, "127.0.0.1:0", nil, "pw", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.close)
+	c := newBusClient(b.addr(), 2*time.Second, nil)
+	defer c.close()
+	ctx, cancel := context.WithCancel(context.Background())
+	slow := make(chan error, 1)
+	go func() {
+		_, err := c.do(ctx, "GEOSHARD", "GET", "pw", "slow")
+		slow <- err
+	}()
+	time.Sleep(20 * time.Millisecond) // the slow call is on the wire
+	c.pmu.Lock()
+	first := c.pipe
+	c.pmu.Unlock()
+	behind := make(chan any, 1)
+	go func() {
+		v, err := c.do(context.Background(), "GEOSHARD", "GET", "pw", "behind")
+		if err != nil {
+			v = err
+		}
+		behind <- v
+	}()
+	cancel()
+	if err := <-slow; !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled call: %v", err)
+	}
+	if v := <-behind; v != "behind" {
+		t.Errorf("the call behind the canceled one: %v", v)
+	}
+	v, err := c.do(context.Background(), "GEOSHARD", "GET", "pw", "next")
+	c.pmu.Lock()
+	same := c.pipe == first
+	c.pmu.Unlock()
+	if err != nil || v != "next" || !same {
+		t.Errorf("next call: %v, %v, same connection %v", v, err, same)
 	}
 }

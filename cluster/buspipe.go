@@ -66,7 +66,7 @@ type pipeCall struct {
 }
 
 func newPipe(nc net.Conn) *pipe {
-	p := &pipe{nc: nc, br: bufio.NewReaderSize(nc, 32<<10)}
+	p := &pipe{nc: nc, br: bufio.NewReaderSize(nc, 32<<10), used: time.Now()}
 	go p.read()
 	return p
 }
@@ -77,8 +77,11 @@ func (p *pipe) call(ctx context.Context, dl time.Time, args []any) (any, error) 
 	pc := &pipeCall{done: make(chan struct{})}
 	p.mu.Lock()
 	if p.err != nil {
+		// It failed between the caller's pick and now: the caller may
+		// go again on a new one (peer.do does).
+		err := fmt.Errorf("%w: %w", errPipeBroken, p.err)
 		p.mu.Unlock()
-		return nil, p.err
+		return nil, err
 	}
 	var err error
 	if p.out, err = appendCommand(p.out, args); err != nil {
@@ -120,7 +123,10 @@ func (p *pipe) writeOut(dl time.Time) {
 }
 
 // wait waits for pc's answer until dl (ctx's own deadline, when that is
-// dl, needs no timer of its own).
+// dl, needs no timer of its own). A call whose context is canceled
+// before its deadline leaves: its answer, when it comes, is dropped, and
+// the connection serves on. A call past its deadline with no answer
+// closes the connection: the peer does not answer.
 func (p *pipe) wait(ctx context.Context, dl time.Time, pc *pipeCall) (any, error) {
 	var expired <-chan time.Time
 	if cd, ok := ctx.Deadline(); !ok || cd.After(dl) {
@@ -132,6 +138,9 @@ func (p *pipe) wait(ctx context.Context, dl time.Time, pc *pipeCall) (any, error
 	case <-pc.done:
 		return pc.v, pc.err
 	case <-ctx.Done():
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, ctx.Err()
+		}
 	case <-expired:
 	}
 	err := fmt.Errorf("bus call: %w", os.ErrDeadlineExceeded)
