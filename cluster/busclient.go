@@ -78,7 +78,9 @@ func (c *busClient) do(ctx context.Context, args ...any) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			return p.call(ctx, deadline(ctx, c.timeout), args)
+			if v, err := p.call(ctx, deadline(ctx, c.timeout), args); err != errPipeFull {
+				return v, err
+			}
 		}
 	}
 	select {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -139,7 +140,8 @@ func silentPeer(t *testing.T) (addr string, accepted *atomic.Int64) {
 // TestBusClientHungPeer: a call to a peer that never answers ends at its
 // deadline (the sooner of the context's and the call timeout), and the
 // connection it gave up on is not used again (its late answer would be
-// read as the next call's).
+// read as the next call's): a pooled one is closed at once, the shared
+// one once no call waiting on it has been answered by its deadline.
 func TestBusClientHungPeer(t *testing.T) {
 	addr, accepted := silentPeer(t)
 	for _, tc := range []struct {
@@ -175,7 +177,9 @@ func TestBusClientHungPeer(t *testing.T) {
 				}
 			}
 			time.Sleep(20 * time.Millisecond) // the accept loop counts the second
-			if n := accepted.Load() - before; n != 2 {
+			// The second call may find the shared connection before its
+			// reader gave up on it: one connection or two.
+			if n := accepted.Load() - before; n != 2 && (tc.sub == "KEYS" || n != 1) {
 				t.Errorf("two calls opened %d connections, want 2", n)
 			}
 		})
@@ -406,5 +410,47 @@ func TestBusPipeCanceled(t *testing.T) {
 	c.pmu.Unlock()
 	if err != nil || v != "next" || !same {
 		t.Errorf("next call: %v, %v, same connection %v", v, err, same)
+	}
+}
+
+// TestBusPipeLate: a call that gives up (its caller's deadline, shorter
+// than the peer's answer) leaves the shared connection to the calls
+// waiting behind it with later deadlines: they get their own answers, the
+// late one is dropped, and the connection serves on.
+func TestBusPipeLate(t *testing.T) {
+	b, err := startBus(func(args [][]byte, w Replier) {
+		if string(args[len(args)-1]) == "slow" {
+			time.Sleep(150 * time.Millisecond)
+		}
+		w.BulkString(string(args[len(args)-1]))
+	}, "127.0.0.1:0", nil, "pw", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.close)
+	c := newBusClient(b.addr(), 2*time.Second, nil)
+	defer c.close()
+	late := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+		defer cancel()
+		_, err := c.do(ctx, "GEOSHARD", "GET", "pw", "slow")
+		late <- err
+	}()
+	time.Sleep(10 * time.Millisecond) // the slow call is on the wire
+	if v, err := c.do(context.Background(), "GEOSHARD", "GET", "pw", "behind"); err != nil || v != "behind" {
+		t.Errorf("the call behind the late one: %v, %v", v, err)
+	}
+	if err := <-late; !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("late call: %v, want a deadline error", err)
+	}
+	if v, err := c.do(context.Background(), "GEOSHARD", "GET", "pw", "next"); err != nil || v != "next" {
+		t.Errorf("the next call: %v, %v", v, err)
+	}
+	b.mu.Lock()
+	n := len(b.conns)
+	b.mu.Unlock()
+	if n != 1 {
+		t.Errorf("%d connections, want the shared one", n)
 	}
 }

@@ -14,10 +14,11 @@ package cluster
 // a DUMP or a big search the others would wait their whole time. A write
 // waiting for a table swap (Node.serving) holds up the calls behind it,
 // which on connections of their own would wait for the same swap.
-// A call that reaches its deadline closes the connection and fails the
-// calls queued with it, as a timed-out pooled connection is closed: the
-// peer is not answering, and the late answers must not be read as the
-// next calls'.
+// A call that reaches its deadline leaves; its answer, if it comes, is
+// read and dropped. Only when no answer came by the deadline of every
+// call waiting (the peer does not answer) is the connection closed and
+// the calls failed: a call late for want of CPU here must not take the
+// others down with it.
 
 import (
 	"bufio"
@@ -43,6 +44,14 @@ func pipelined(sub string) bool {
 
 // errPipeBroken is a call on a connection that failed before its answer.
 var errPipeBroken = errors.New("bus connection failed")
+
+// errPipeFull is a call that found busPipeMax calls waiting on the
+// connection (a peer that stopped answering): it goes on a pooled one.
+var errPipeFull = errors.New("bus connection full")
+
+// busPipeMax bounds the calls waiting on the shared connection, answered
+// or abandoned: a hung peer's keep coming until their deadlines.
+const busPipeMax = 1024
 
 // pipe is one connection shared by concurrent calls.
 type pipe struct {
@@ -82,6 +91,10 @@ func (p *pipe) call(ctx context.Context, dl time.Time, args []any) (any, error) 
 		err := fmt.Errorf("%w: %w", errPipeBroken, p.err)
 		p.mu.Unlock()
 		return nil, err
+	}
+	if len(p.queue) >= busPipeMax {
+		p.mu.Unlock()
+		return nil, errPipeFull
 	}
 	var err error
 	if p.out, err = appendCommand(p.out, args); err != nil {
@@ -123,10 +136,8 @@ func (p *pipe) writeOut(dl time.Time) {
 }
 
 // wait waits for pc's answer until dl (ctx's own deadline, when that is
-// dl, needs no timer of its own). A call whose context is canceled
-// before its deadline leaves: its answer, when it comes, is dropped, and
-// the connection serves on. A call past its deadline with no answer
-// closes the connection: the peer does not answer.
+// dl, needs no timer of its own) or until ctx is canceled; a call that
+// leaves early abandons its answer to the reader.
 func (p *pipe) wait(ctx context.Context, dl time.Time, pc *pipeCall) (any, error) {
 	var expired <-chan time.Time
 	if cd, ok := ctx.Deadline(); !ok || cd.After(dl) {
@@ -143,10 +154,7 @@ func (p *pipe) wait(ctx context.Context, dl time.Time, pc *pipeCall) (any, error
 		}
 	case <-expired:
 	}
-	err := fmt.Errorf("bus call: %w", os.ErrDeadlineExceeded)
-	p.fail(err)
-	<-pc.done // fail answered it, unless its answer came first
-	return pc.v, pc.err
+	return nil, fmt.Errorf("bus call: %w", os.ErrDeadlineExceeded)
 }
 
 // read hands the answers to their calls in order, until the connection
