@@ -34,7 +34,7 @@ const defaultIdle = 10 * time.Second
 type phaseSpec struct {
 	name     string // as written in -mode, shown in the report
 	kind     phaseKind
-	radiusKm float64 // search radius; 0 for load and update
+	radiusKm float64       // search radius; 0 for load and update
 	idle     time.Duration // idle phases: how long no request is sent
 }
 

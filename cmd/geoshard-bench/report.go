@@ -29,7 +29,7 @@ type report struct {
 type phaseReport struct {
 	Phase   string         `json:"phase"`
 	Command string         `json:"command"`
-	Results []targetResult `json:"results"` // one per target, in target order
+	Results []targetResult `json:"results"`        // one per target, in target order
 	Idle    bool           `json:"idle,omitempty"` // no requests: only its RSS counts
 }
 
