@@ -54,9 +54,23 @@ func TestGCPacerStep(t *testing.T) {
 		t.Errorf("burst: memory limit %d MB, want none", busyLimit>>20)
 	}
 
-	p.step(t0.Add(2 * time.Minute)) // the rate has decayed 2^-20
+	before := cycles()
+	p.step(t0.Add(2 * time.Minute)) // the rate has decayed 2^-60
 	if g, l := gcSettingsNow(t); g > 5 || l == math.MaxInt64 {
 		t.Errorf("quiet again: GOGC %d and memory limit %d MB, want the floor and a limit", g, l>>20)
+	}
+
+	// Quiet and without a collection for gcIdleAfter (here since the
+	// burst, a minute ago): PaceGC collects, gcIdleCollections times,
+	// then leaves the idle server alone.
+	for i := range 2 * gcIdleCollections {
+		p.step(t0.Add(2*time.Minute + time.Duration(i+1)*gcIdleAfter))
+	}
+	if got := cycles() - before; got < gcIdleCollections {
+		t.Errorf("%d collections in %d quiet steps gcIdleAfter apart, want %d", got, 2*gcIdleCollections+1, gcIdleCollections)
+	}
+	if p.idleLeft != 0 {
+		t.Errorf("idle collections left: %d, want 0", p.idleLeft)
 	}
 	runtime.KeepAlive(keep)
 }
@@ -66,4 +80,10 @@ func gcSettingsNow(t *testing.T) (gogc int, limit int64) {
 	s := []rtmetrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
 	rtmetrics.Read(s)
 	return int(s[0].Value.Uint64()), int64(s[1].Value.Uint64())
+}
+
+func cycles() uint64 {
+	s := []rtmetrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	rtmetrics.Read(s)
+	return s[0].Value.Uint64()
 }

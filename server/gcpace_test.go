@@ -70,7 +70,7 @@ func TestDecayRate(t *testing.T) {
 		{"a rise is taken at once", 100, 1000, time.Second, 1000},
 		{"a fall halves per half-life", 1000, 0, gcRateHalfLife, 500},
 		{"two half-lives", 1000, 0, 2 * gcRateHalfLife, 250},
-		{"not below the new rate", 1000, 900 * 3, gcRateHalfLife, 900},
+		{"not below the new rate", 1000, uint64(900 * gcRateHalfLife.Seconds()), gcRateHalfLife, 900},
 		{"no time: unchanged", 1000, 5, 0, 1000},
 	} {
 		if got := decayRate(c.old, c.bytes, c.elapsed); math.Abs(got-c.want) > 1e-6*c.want {
