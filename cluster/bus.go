@@ -38,7 +38,7 @@ type bus struct {
 }
 
 // busIdle closes node-to-node connections nobody used for this long; the
-// go-redis pools on the other side dial again when needed.
+// callers' pools (busclient.go) drop theirs at half of it and dial again.
 const busIdle = 5 * time.Minute
 
 // busWrite bounds the write of one reply to a peer that stopped reading.
@@ -88,7 +88,7 @@ func (b *bus) accept() {
 }
 
 // conn answers one peer connection, writing replies whenever the peer
-// has no more commands in flight (go-redis pipelines several).
+// has no more commands in flight (a client may pipeline several).
 func (b *bus) conn(nc net.Conn) {
 	defer b.wg.Done()
 	defer func() {
@@ -133,7 +133,7 @@ func (b *bus) conn(nc net.Conn) {
 			bw.Flush()
 			return
 		default:
-			// Anything else (go-redis opens with HELLO) hears the same.
+			// Anything else (a client opening with HELLO, say) hears the same.
 			w.Error(errWrongPassword)
 		}
 		// The deadline is set before every write, not only before a flush:

@@ -15,6 +15,7 @@ import (
 type Replier interface {
 	Array(n int)
 	BulkString(s string)
+	Bulk(b []byte)
 	Int(n int64)
 	Error(msg string)
 }

@@ -69,7 +69,7 @@ func internalSearch(r *router.Router, t *Table, p *parser, w Replier, nearest bo
 		w.Array(2)
 		w.BulkString(boolArg(complete))
 	}
-	w.BulkString(string(encodeHits(hits)))
+	w.Bulk(encodeHits(hits))
 }
 
 func internalRange(r *router.Router, t *Table, p *parser, w Replier) {
@@ -89,7 +89,7 @@ func internalRange(r *router.Router, t *Table, p *parser, w Replier) {
 	es, truncated := r.ScanLocal(ids, k, min, max, rev, cut, int(want))
 	w.Array(2)
 	w.BulkString(boolArg(truncated))
-	w.BulkString(string(encodeEntries(es)))
+	w.Bulk(encodeEntries(es))
 }
 
 func internalOwner(r *router.Router, t *Table, p *parser, w Replier) {

@@ -55,7 +55,11 @@ func (p *parser) key() shard.Key {
 
 // shard reads a shard id this node must serve.
 func (p *parser) shard(t *Table) shard.ID {
-	n := p.int()
+	return p.checkShard(t, p.int())
+}
+
+// checkShard checks shard id n as p.shard does.
+func (p *parser) checkShard(t *Table, n int64) shard.ID {
 	if n < 0 || n >= int64(len(t.local)) {
 		p.fail("bad shard " + itoa(n))
 		return 0

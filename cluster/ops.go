@@ -57,7 +57,7 @@ func (n *Node) checkHealth(ctx context.Context) {
 				defer wg.Done()
 				pctx, cancel := context.WithTimeout(ctx, limit)
 				defer cancel()
-				if _, err := p.c.Do(pctx, "GEOSHARD", "PING", n.cfg.Password, "0").Result(); err != nil {
+				if _, err := p.c.do(pctx, "GEOSHARD", "PING", n.cfg.Password, "0"); err != nil {
 					mu.Lock()
 					failed[p.id] = err.Error()
 					mu.Unlock()

@@ -11,49 +11,26 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"geoshard/geo"
 	"geoshard/router"
 	"geoshard/shard"
 )
 
 // peer is another node of the cluster, reached over RESP with a pooled
-// go-redis client. The same peer is shared by every table that names the
-// node at the same address.
+// bus client (busclient.go). The same peer is shared by every table that
+// names the node at the same address.
 type peer struct {
 	id, addr string
-	c        *redis.Client
+	c        *busClient
 	timeout  time.Duration
 	putIfs   coalescer // conditional puts queued for this node (coalesce.go)
 }
 
 func newPeer(id, addr string, timeout time.Duration, tc *tls.Config) *peer {
-	return &peer{id: id, addr: addr, timeout: timeout, c: redis.NewClient(&redis.Options{
-		Addr:            addr,
-		TLSConfig:       tc,
-		Protocol:        2,
-		DisableIdentity: true,
-		MaxRetries:      -1, // the router retries, after a refresh, on its own terms
-		DialTimeout:     timeout,
-		// A node that refuses connections is down: say so at once, so a
-		// search leaves its shards out instead of waiting for the deadline.
-		DialerRetries:      1,
-		DialerRetryTimeout: time.Millisecond,
-		// Calls carry a context deadline, which go-redis applies when it
-		// is sooner; these bound a call without one. (-2 would disable
-		// socket deadlines altogether, context or not.)
-		ReadTimeout:           timeout,
-		WriteTimeout:          timeout,
-		ContextTimeoutEnabled: true,
-		PoolSize:              32,
-		// Connections are dropped here before the bus drops them there,
-		// so a call never picks one the other side has closed.
-		ConnMaxIdleTime: busIdle / 2,
-	})}
+	return &peer{id: id, addr: addr, timeout: timeout, c: newBusClient(addr, timeout, tc)}
 }
 
-func (p *peer) close() { p.c.Close() }
+func (p *peer) close() { p.c.close() }
 
 // Errors internal commands answer with; the router refreshes its table on
 // the first (router.ErrStale) and treats the second as a shard that is down.
@@ -72,12 +49,14 @@ func (p *peer) do(ctx context.Context, pass string, ver int64, name string, args
 	parent, sub, _ := strings.Cut(name, ".")
 	full = append(full, parent, sub, pass, itoa(ver))
 	full = append(full, args...)
-	v, err := p.c.Do(ctx, full...).Result()
+	v, err := p.c.do(ctx, full...)
 	if brokenConn(err) && ctx.Err() == nil {
 		// A pooled connection the peer closed (or that broke) fails
 		// without the peer having done anything; every internal command
-		// is idempotent, so it goes once more, on a fresh connection.
-		v, err = p.c.Do(ctx, full...).Result()
+		// is idempotent, so it goes once more, on a fresh connection
+		// (the others pooled likely broke too: the peer restarted).
+		p.c.dropIdle()
+		v, err = p.c.do(ctx, full...)
 	}
 	if err != nil && strings.HasPrefix(err.Error(), errVersionPrefix) {
 		return nil, fmt.Errorf("node %s (%s) %s: %w: %w", p.id, p.addr, name, router.ErrStale, err)
@@ -85,7 +64,7 @@ func (p *peer) do(ctx context.Context, pass string, ver int64, name string, args
 	if err != nil && strings.HasPrefix(err.Error(), errStalePrefix) {
 		return nil, fmt.Errorf("node %s (%s) %s: %w", p.id, p.addr, name, router.ErrStaleCopy)
 	}
-	if err != nil && !errors.Is(err, redis.Nil) {
+	if err != nil {
 		return nil, fmt.Errorf("node %s (%s) %s: %w", p.id, p.addr, name, err)
 	}
 	return v, nil

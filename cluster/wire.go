@@ -44,14 +44,15 @@ func encodeEntries(es []shard.Entry) []byte {
 	return b
 }
 
-// wireReader reads the encoding from a string (as go-redis returns it),
-// keeping the first error.
-type wireReader struct {
-	s   string
+// wireReader reads the encoding from a reply (a string) or a command's
+// word (bytes, which a member's name is copied out of), keeping the first
+// error.
+type wireReader[S string | []byte] struct {
+	s   S
 	bad bool
 }
 
-func (r *wireReader) uvarint() uint64 {
+func (r *wireReader[S]) uvarint() uint64 {
 	var n uint64
 	for shift := 0; shift < 64; shift += 7 {
 		if len(r.s) == 0 {
@@ -69,7 +70,7 @@ func (r *wireReader) uvarint() uint64 {
 	return 0
 }
 
-func (r *wireReader) u64() uint64 {
+func (r *wireReader[S]) u64() uint64 {
 	if len(r.s) < 8 {
 		r.bad = true
 		return 0
@@ -80,13 +81,13 @@ func (r *wireReader) u64() uint64 {
 	return v
 }
 
-func (r *wireReader) entry() shard.Entry {
+func (r *wireReader[S]) entry() shard.Entry {
 	n := r.uvarint()
 	if r.bad || n > uint64(len(r.s)) {
 		r.bad = true
 		return shard.Entry{}
 	}
-	member := r.s[:n]
+	member := string(r.s[:n])
 	r.s = r.s[n:]
 	score := math.Float64frombits(r.u64())
 	stamp := int64(r.u64())
@@ -94,7 +95,7 @@ func (r *wireReader) entry() shard.Entry {
 }
 
 func decodeHitsWire(s string) ([]shard.Hit, error) {
-	r := wireReader{s: s}
+	r := wireReader[string]{s: s}
 	var hits []shard.Hit
 	for len(r.s) > 0 && !r.bad {
 		e := r.entry()
@@ -109,7 +110,7 @@ func decodeHitsWire(s string) ([]shard.Hit, error) {
 }
 
 func decodeEntriesWire(s string) ([]shard.Entry, error) {
-	r := wireReader{s: s}
+	r := wireReader[string]{s: s}
 	var es []shard.Entry
 	for len(r.s) > 0 && !r.bad {
 		es = append(es, r.entry())

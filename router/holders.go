@@ -132,12 +132,12 @@ func (r *Router) countHolders(g *geoKey, h *holders) bool {
 	for i := range g.stripes {
 		st := &g.stripes[i]
 		st.mu.Lock()
-		for _, s := range st.owner.all() {
-			if int(s.shard) >= len(h.n) {
+		for _, id := range st.owner.shards() {
+			if int(id) >= len(h.n) {
 				st.mu.Unlock()
 				return false
 			}
-			h.n[s.shard].Add(1)
+			h.n[id].Add(1)
 		}
 		h.scanned[i].Store(true)
 		st.mu.Unlock()

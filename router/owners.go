@@ -22,35 +22,71 @@ import (
 type owners struct {
 	table  shard.Table // record numbers by name
 	chunks [][]record  // records never move: a chunk is never reallocated
+	vals   [][]value   // each record's score and stamp, same layout; wide tables only
+	src    *source     // nil: a wide table, which keeps vals
 	free   []uint32    // record numbers to reuse
 	names  shard.Names
 }
 
+// A table is narrow in a router without other nodes: a member's score and
+// stamp are those of its copy in the shard its record names, which the
+// table reads there (source) rather than keep a second copy of, 16 bytes
+// a member. In cluster mode the table caches them for members whose copy
+// is on another node (owner cache, stale checks), so it is wide: vals
+// holds them. owners{} is wide.
+
 // record is one member: its name (a shard.Name packed in six bytes) and
-// its slot, in 24 bytes.
+// the shard of its current copy, in 8 bytes.
 type record struct {
 	nameAt  uint32 // NoName's: unused
 	nameLen uint16
 	shard   shard.ID
-	score   float64
-	stamp   int64
+}
+
+// value is a wide table's copy of a member's score and stamp.
+type value struct {
+	score float64
+	stamp int64
 }
 
 func (r *record) name() shard.Name { return shard.Unpack(r.nameAt, r.nameLen) }
 
-func (r *record) slot() slot { return slot{shard: r.shard, score: r.score, stamp: r.stamp} }
-
-func (r *record) set(s slot) { r.shard, r.score, r.stamp = s.shard, s.score, s.stamp }
-
 const (
-	recordBits = 8 // records per chunk: 2^8, 6 KB
+	recordBits = 8 // records per chunk: 2^8, 2 KB (and 4 KB of vals)
 )
 
 func (o *owners) rec(i uint32) *record {
 	return &o.chunks[i>>recordBits][i&(1<<recordBits-1)]
 }
 
+func (o *owners) val(i uint32) *value {
+	return &o.vals[i>>recordBits][i&(1<<recordBits-1)]
+}
+
 func (o *owners) nameOf(i uint32) string { return o.names.Get(o.rec(i).name()) }
+
+// slotAt returns the slot of record at, whose member is member with
+// shard.Hash h (which only a narrow table uses).
+func (o *owners) slotAt(at uint32, member string, h uint64) slot {
+	s := slot{shard: o.rec(at).shard}
+	if o.src == nil {
+		v := o.val(at)
+		s.score, s.stamp = v.score, v.stamp
+		return s
+	}
+	v := o.src.value(s.shard, member, h)
+	s.score, s.stamp = v.Score, v.Stamp
+	return s
+}
+
+// setAt stores record at's slot; a narrow table keeps only the shard (the
+// caller has written the copy there).
+func (o *owners) setAt(at uint32, s slot) {
+	o.rec(at).shard = s.shard
+	if o.src == nil {
+		*o.val(at) = value{s.score, s.stamp}
+	}
+}
 
 // Key and KeyHash make the owners the Keys of their table.
 func (o *owners) Key(at uint32) string { return o.nameOf(at) }
@@ -61,16 +97,16 @@ func (o *owners) KeyHash(at uint32) uint64 { return tableHash(shard.Hash(o.nameO
 // is h.
 func tableHash(h uint64) uint64 { return bits.RotateLeft64(h, 32) }
 
-// upsert returns member's record, adding the member with a zero slot if
-// it is new, in one probe of the table.
-func (o *owners) upsert(member string) (p *record, existed bool) {
+// upsert returns member's record number, adding the member with a zero
+// slot if it is new, in one probe of the table.
+func (o *owners) upsert(member string) (at uint32, existed bool) {
 	o.table.Reserve(1, o)
 	h := tableHash(shard.Hash(member))
 	pos, found := o.table.Probe(member, h, o)
 	if !found {
 		o.table.Put(pos, o.newRecord(member, slot{}), h)
 	}
-	return o.rec(o.table.At(pos)), found
+	return o.table.At(pos), found
 }
 
 // len returns how many members the table holds.
@@ -78,8 +114,9 @@ func (o *owners) len() int { return o.table.Len() }
 
 // get returns member's slot.
 func (o *owners) get(member string) (slot, bool) {
-	if p := o.ref(member, shard.Hash(member)); p != nil {
-		return p.slot(), true
+	h := shard.Hash(member)
+	if at, ok := o.find(member, h); ok {
+		return o.slotAt(at, member, h), true
 	}
 	return slot{}, false
 }
@@ -87,24 +124,24 @@ func (o *owners) get(member string) (slot, bool) {
 // set stores member's slot, adding the member if it is new.
 func (o *owners) set(member string, s slot) {
 	h := shard.Hash(member)
-	if p := o.ref(member, h); p != nil {
-		p.set(s)
+	if at, ok := o.find(member, h); ok {
+		o.setAt(at, s)
 		return
 	}
 	o.add(member, h, s)
 }
 
-// ref returns the record of member, whose hash is h (shard.Hash), nil if
-// member is not in the table. It stays valid until the member is deleted:
-// records never move.
-func (o *owners) ref(member string, h uint64) *record {
-	h = tableHash(h)
-	for pos, at, ok := o.table.First(h); ok; pos, at, ok = o.table.Next(pos, h) {
+// find returns the record number of member, whose hash is h (shard.Hash),
+// ok false if member is not in the table. It stays valid until the member
+// is deleted: records never move.
+func (o *owners) find(member string, h uint64) (uint32, bool) {
+	t := tableHash(h)
+	for pos, at, ok := o.table.First(t); ok; pos, at, ok = o.table.Next(pos, t) {
 		if o.nameOf(at) == member {
-			return o.rec(at)
+			return at, true
 		}
 	}
-	return nil
+	return 0, false
 }
 
 // add stores a member that is not in the table; h is its shard.Hash.
@@ -123,11 +160,14 @@ func (o *owners) newRecord(member string, s slot) uint32 {
 		at = uint32(o.table.Len())
 		if int(at)>>recordBits == len(o.chunks) {
 			o.chunks = append(o.chunks, make([]record, 1<<recordBits))
+			if o.src == nil {
+				o.vals = append(o.vals, make([]value, 1<<recordBits))
+			}
 		}
 	}
 	r := o.rec(at)
 	r.nameAt, r.nameLen = o.names.Add(member).Pack()
-	r.set(s)
+	o.setAt(at, s)
 	return at
 }
 
@@ -145,8 +185,11 @@ func (o *owners) del(member string) bool {
 	o.names.Free(r.name())
 	*r = record{}
 	r.nameAt, r.nameLen = shard.NoName().Pack()
+	if o.src == nil {
+		*o.val(at) = value{}
+	}
 	if o.table.Len() == 0 {
-		*o = owners{} // an emptied stripe gives back everything
+		*o = owners{src: o.src} // an emptied stripe gives back everything
 		return true
 	}
 	o.free = append(o.free, at)
@@ -172,7 +215,9 @@ func (o *owners) compact() {
 
 // all yields every member with its slot, in no particular order. The
 // yielded function may delete members (the one yielded or any other) and
-// add new ones, which may or may not be yielded.
+// add new ones, which may or may not be yielded. A narrow table reads
+// each member's score and stamp from its shard: a caller that needs only
+// the shard uses shards.
 func (o *owners) all() iter.Seq2[string, slot] {
 	return func(yield func(string, slot) bool) {
 		for i := 0; i < o.limit(); i++ {
@@ -180,7 +225,28 @@ func (o *owners) all() iter.Seq2[string, slot] {
 			if r.name().None() {
 				continue
 			}
-			if !yield(o.names.Get(r.name()), r.slot()) {
+			m := o.names.Get(r.name())
+			var h uint64
+			if o.src != nil {
+				h = shard.Hash(m)
+			}
+			if !yield(m, o.slotAt(uint32(i), m, h)) {
+				return
+			}
+		}
+	}
+}
+
+// shards yields every member with the shard of its current copy, as all
+// does but without reading scores and stamps.
+func (o *owners) shards() iter.Seq2[string, shard.ID] {
+	return func(yield func(string, shard.ID) bool) {
+		for i := 0; i < o.limit(); i++ {
+			r := o.rec(uint32(i))
+			if r.name().None() {
+				continue
+			}
+			if !yield(o.names.Get(r.name()), r.shard) {
 				return
 			}
 		}

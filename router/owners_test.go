@@ -3,6 +3,7 @@ package router
 import (
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -11,11 +12,51 @@ import (
 )
 
 // The owner table under random sets, deletes and walks that delete agrees
-// with a Go map, through growth, record reuse and name compaction.
+// with a Go map, through growth, record reuse and name compaction: a wide
+// table, a narrow one reading scores and stamps from shards the test
+// writes as the router would, and one narrow until halfway, then widened.
 func TestOwnersAgainstMap(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		narrow      bool
+		widenAtStep int
+	}{
+		{"wide", false, -1},
+		{"narrow", true, -1},
+		{"widened", true, 100000},
+	} {
+		t.Run(c.name, func(t *testing.T) { testOwnersAgainstMap(t, c.narrow, c.widenAtStep) })
+	}
+}
+
+func testOwnersAgainstMap(t *testing.T, narrow bool, widenAtStep int) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	var o owners
 	model := map[string]slot{}
+	key := shard.Key{Name: "drivers"}
+	shards := []*shard.Shard{shard.New(), shard.New(), shard.New(), shard.New()}
+	if narrow {
+		var src source
+		src.v.Store(&sourceView{key: key, shards: shards})
+		o.src = &src
+	}
+	// write puts the member's copy where a router would: in its slot's
+	// shard only (a narrow table reads it there; a wide one ignores it).
+	write := func(m string, s slot) {
+		for id, sh := range shards {
+			if shard.ID(id) == s.shard {
+				sh.Put(key, shard.NewEntry(m, s.score, s.stamp))
+			} else {
+				sh.Delete(key, m, math.MaxInt64)
+			}
+		}
+	}
+	del := func(m string) bool {
+		for _, sh := range shards {
+			sh.Delete(key, m, math.MaxInt64)
+		}
+		return o.del(m)
+	}
 	name := func() string {
 		switch rng.IntN(50) {
 		case 0:
@@ -42,21 +83,29 @@ func TestOwnersAgainstMap(t *testing.T) {
 		}
 	}
 	for i := range 200000 {
+		if i == widenAtStep {
+			o.widen()
+			if o.src != nil || len(o.vals) != len(o.chunks) {
+				t.Fatalf("widened: src %v, %d value chunks for %d chunks", o.src, len(o.vals), len(o.chunks))
+			}
+			check(i)
+		}
 		m := name()
 		switch op := rng.IntN(10); {
 		case op < 6:
 			s := slot{shard: shard.ID(rng.IntN(4)), score: rng.Float64(), stamp: int64(i)}
+			write(m, s)
 			if rng.IntN(2) == 0 {
 				o.set(m, s)
-			} else if p, existed := o.upsert(m); existed != hasKey(model, m) {
+			} else if at, existed := o.upsert(m); existed != hasKey(model, m) {
 				t.Fatalf("step %d: upsert %.20q existed=%v", i, m, existed)
 			} else {
-				p.set(s)
+				o.setAt(at, s)
 			}
 			model[m] = s
 		case op < 9:
 			_, in := model[m]
-			if o.del(m) != in {
+			if del(m) != in {
 				t.Fatalf("step %d: del %.20q = %v", i, m, !in)
 			}
 			delete(model, m)
@@ -64,7 +113,7 @@ func TestOwnersAgainstMap(t *testing.T) {
 			// A walk that deletes about half of what it sees.
 			for m := range o.all() {
 				if rng.IntN(2) == 0 {
-					o.del(m)
+					del(m)
 					delete(model, m)
 				}
 			}
@@ -76,7 +125,7 @@ func TestOwnersAgainstMap(t *testing.T) {
 	}
 	check(-1)
 	for m := range maps.Keys(model) {
-		o.del(m)
+		del(m)
 	}
 	if o.len() != 0 || o.table.Size() != 0 || o.chunks != nil {
 		t.Fatalf("an emptied table keeps %d members, %d positions, %d chunks", o.len(), o.table.Size(), len(o.chunks))

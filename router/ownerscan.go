@@ -20,7 +20,9 @@ const ownerScanMin = 16
 // big key asks thousands of shards for one or two members each, while
 // the owner table holds each member's score and write time in one place.
 func (r *Router) fromOwners(g *geoKey, asks int) bool {
-	return r.cl == nil && g != nil && asks >= ownerScanMin && r.regions.Len() > fineMap &&
+	// A narrow owner table (a big key) holds no scores: its members'
+	// copies would be read in their shards one by one.
+	return r.cl == nil && g != nil && !g.narrowed.Load() && asks >= ownerScanMin && r.regions.Len() > fineMap &&
 		g.entries.Load() <= int64(ownerScanShards*asks)
 }
 

@@ -33,7 +33,9 @@ func (r *Router) Reclaim() {
 			}
 			st := r.stripe(g, e.Member)
 			st.mu.Lock()
-			if cur, ok := st.owner.get(e.Member); ok && cur.shard == shard.ID(id) && cur.stamp == e.Stamp {
+			// A narrow table reads the stamp of the copy just removed as
+			// gone: that copy was the current one.
+			if cur, ok := st.owner.get(e.Member); ok && cur.shard == shard.ID(id) && (cur.stamp == e.Stamp || cur.stamp == gone) {
 				st.owner.del(e.Member)
 				g.entries.Add(-1)
 				r.depart(g, e.Member, cur.shard)

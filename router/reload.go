@@ -108,6 +108,7 @@ func (r *Router) Reload(m *shard.Map) (*Router, error) {
 	r.mu.Unlock()
 	mv := &move{prev: cur}
 	for _, g := range nr.keys {
+		g.reshard(nr.shards)
 		mv.total += g.entries.Load()
 		forgetHolders(g) // counted by the previous router's shard IDs
 	}
@@ -148,8 +149,8 @@ func (r *Router) MoveMembers() {
 			st := &g.stripes[i]
 			st.mu.Lock()
 			names = names[:0]
-			for member, s := range st.owner.all() {
-				if old(s.shard) {
+			for member, id := range st.owner.shards() {
+				if old(id) {
 					names = append(names, member)
 				}
 			}
@@ -183,6 +184,38 @@ func (r *Router) MoveMembers() {
 // placed outside its lock.
 func (r *Router) reserveMoves(k shard.Key, g *geoKey, old func(shard.ID) bool) {
 	counts := make(map[shard.ID]int)
+	if g.narrowed.Load() {
+		r.countMoves(k, old, counts)
+	} else {
+		r.countMovesByOwners(g, old, counts)
+	}
+	for id, n := range counts {
+		r.shards[id].Reserve(k, n)
+	}
+}
+
+// countMoves counts, per shard of the new map, the copies of k in the
+// previous map's shards, read from their slabs a chunk at a time: a
+// narrow owner table would read each member's score in its shard. Members
+// that move meanwhile are miscounted; the counts only size the new sets.
+func (r *Router) countMoves(k shard.Key, old func(shard.ID) bool, counts map[shard.ID]int) {
+	scores := make([]float64, 0, 4096)
+	for id, s := range r.shards {
+		if !old(shard.ID(id)) {
+			continue
+		}
+		for from := 0; from >= 0; {
+			scores, from = s.Scores(k, from, scores[:0])
+			for _, score := range scores {
+				lon, lat := geo.Decode(score)
+				counts[r.regions.Locate(lon, lat)]++
+			}
+		}
+	}
+}
+
+// countMovesByOwners is countMoves from a wide owner table.
+func (r *Router) countMovesByOwners(g *geoKey, old func(shard.ID) bool, counts map[shard.ID]int) {
 	var scores []float64
 	for i := range g.stripes {
 		st := &g.stripes[i]
@@ -198,9 +231,6 @@ func (r *Router) reserveMoves(k shard.Key, g *geoKey, old func(shard.ID) bool) {
 			lon, lat := geo.Decode(score)
 			counts[r.regions.Locate(lon, lat)]++
 		}
-	}
-	for id, n := range counts {
-		r.shards[id].Reserve(k, n)
 	}
 }
 

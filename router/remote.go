@@ -125,7 +125,10 @@ type remoteState struct {
 
 // SetRemote switches the router to cluster mode; cluster calls it before
 // the server accepts clients.
-func (r *Router) SetRemote(rm Remote) { r.cl = rm }
+func (r *Router) SetRemote(rm Remote) {
+	r.cl = rm     // first: keys made from now on stay wide
+	r.widenKeys() // a cluster node caches scores of members on other nodes
+}
 
 // Clustered reports whether the router is one node of a cluster.
 func (r *Router) Clustered() bool { return r.cl != nil }

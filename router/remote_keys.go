@@ -147,6 +147,7 @@ func (r *Router) RenameLocal(from, to shard.Key) {
 	}
 	if g != nil {
 		r.keys[to] = g
+		g.renamed(to)
 		d, ok := r.keyTTL[to]
 		if !ok {
 			d = -1

@@ -51,6 +51,8 @@ type Router struct {
 type testHooks struct {
 	delay       []atomic.Int64 // per shard, ns added to every search
 	dropDeletes atomic.Bool
+	dropped     atomic.Bool // a delete was dropped: shards may hold stale copies
+	narrowAt    int         // 0: narrowAt; set before the first write
 }
 
 const stripes = 64
@@ -66,9 +68,11 @@ type geoKey struct {
 	// a listpack (more than 128 members, or a member over 64 bytes). It
 	// matters for one thing a client can see: a listpack turns a score of
 	// -0 into 0, a skiplist keeps it.
-	big     atomic.Bool
-	held    heldState // which shards hold members, for searches (holders.go)
-	stripes [stripes]stripe
+	big      atomic.Bool
+	held     heldState   // which shards hold members, for searches (holders.go)
+	src      source      // where narrow owner tables read scores (owners_source.go)
+	narrowed atomic.Bool // some stripe's owner table is narrow
+	stripes  [stripes]stripe
 }
 
 type stripe struct {
@@ -167,6 +171,9 @@ func (r *Router) key(k shard.Key, create bool) *geoKey {
 		g.ttl.Store(-1)
 		if d, ok := r.keyTTL[k]; ok {
 			g.ttl.Store(int64(d))
+		}
+		if r.cl == nil {
+			r.localKey(g, k)
 		}
 		r.keys[k] = g
 	}

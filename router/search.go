@@ -297,9 +297,9 @@ func (r *Router) holdingNow(g *geoKey) ([]shard.ID, bool) {
 	for i := range g.stripes {
 		st := &g.stripes[i]
 		st.mu.Lock()
-		for _, s := range st.owner.all() {
-			if !slices.Contains(ids, s.shard) {
-				ids = append(ids, s.shard)
+		for _, id := range st.owner.shards() {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
 			}
 		}
 		st.mu.Unlock()

@@ -22,6 +22,9 @@ func (r *Router) Each(k shard.Key, fn func(member string, score float64, stamp i
 		return
 	}
 	cut := r.minStamp(g, now())
+	if r.eachCopy(k, g, cut, func(m string, v shard.Value) bool { return fn(m, v.Score, v.Stamp) }) {
+		return
+	}
 	for i := range g.stripes {
 		st := &g.stripes[i]
 		st.mu.Lock()
@@ -67,6 +70,7 @@ func (r *Router) Restore(k shard.Key, member string, score float64, stamp int64)
 		r.depart(g, member, cur.shard)
 	}
 	st.owner.set(member, slot{shard: to, score: score, stamp: stamp})
+	r.grown(g, st)
 }
 
 // KeyTTLs returns the per-key position TTLs set in database db, which
@@ -120,8 +124,12 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 			st := &g.stripes[s]
 			st.mu.Lock()
 			defer st.mu.Unlock()
-			st.owner = owners{}
+			st.owner = owners{src: st.owner.src}
 			st.owner.reserve(count[s])
+			if count[s] >= r.narrowLimit() && g.src.v.Load() != nil {
+				st.owner.src = &g.src // narrow from the start
+				g.narrowed.Store(true)
+			}
 		}
 		stamp, n := int64(0), int64(0)
 		var dups [stripes]bool
@@ -130,8 +138,9 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 				continue
 			}
 			e := es.at(i)
-			p, dup := g.stripes[s].owner.upsert(e.Member)
-			p.set(slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp})
+			o := &g.stripes[s].owner
+			at, dup := o.upsert(e.Member)
+			o.setAt(at, slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp})
 			dups[s] = dups[s] || dup
 			kept[i] = !dup
 			if !dup {

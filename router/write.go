@@ -35,17 +35,26 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	defer st.mu.Unlock()
 	stamp := r.stamp()
 	var cur slot
-	p := st.owner.ref(member, h)
-	exists := p != nil
+	at, exists := st.owner.find(member, h)
+	// A narrow owner table keeps only the shard: the score and stamp are
+	// read from the shard when a condition needs them first, else taken
+	// from the write that replaces them.
+	known := !exists || st.owner.src == nil || f.NX || f.XX || f.GT || f.LT
 	if exists {
-		cur = p.slot()
+		cur.shard = st.owner.rec(at).shard
+		if known {
+			cur = st.owner.slotAt(at, member, h)
+		}
 	}
-	live := exists && cur.stamp >= r.minStamp(g, stamp)
-	switch {
-	case f.NX && live, f.XX && !live:
-		return false, false
-	case live && f.GT && !(score > cur.score), live && f.LT && !(score < cur.score):
-		return false, false
+	cut := r.minStamp(g, stamp)
+	live := exists && cur.stamp >= cut
+	if known {
+		switch {
+		case f.NX && live, f.XX && !live:
+			return false, false
+		case live && f.GT && !(score > cur.score), live && f.LT && !(score < cur.score):
+			return false, false
+		}
 	}
 	if !exists && (g.entries.Load() >= listpackEntries || len(member) > listpackValue) {
 		g.big.Store(true)
@@ -55,30 +64,51 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	}
 	e := shard.NewEntry(member, score, stamp)
 	to := r.place(cur.shard, exists, e.Lon, e.Lat)
-	// No slab hint is kept (it would cost every member 8 bytes of the
+	// No slab hint is kept (it would cost every member 4 bytes of the
 	// owner table); the shard's name index reuses h and its entries' hash
 	// tags spare it reading other members' names.
 	r.arrive(g, member, cur.shard, exists, to) // before the copy goes in: no search skips it
-	r.shards[to].PutHash(k, e, h)
+	prev, had := r.shards[to].PutHashPrev(k, e, h)
 	r.stats.Shards[to].Writes.Add(1)
 	if exists && cur.shard != to {
-		// The new copy is in place: only now may the old one go.
-		r.stats.Shards[cur.shard].HandoffsOut.Add(1)
-		r.stats.Shards[to].HandoffsIn.Add(1)
-		r.stats.Border(cur.shard, to).Handoffs.Add(1)
-		if !r.hooks.dropDeletes.Load() {
-			r.shards[cur.shard].DeleteHash(k, member, stamp-1, h)
+		prev, had = r.handoff(k, g, member, h, cur.shard, to, stamp)
+	}
+	if !known {
+		// The copy this write replaced held the member's score and stamp
+		// (none: reclaimed, as expired).
+		cur.score, cur.stamp = prev.Score, gone
+		if had {
+			cur.stamp = prev.Stamp
 		}
-		r.depart(g, member, cur.shard)
+		live = cur.stamp >= cut
 	}
 	next := slot{shard: to, score: score, stamp: stamp}
 	if exists {
-		p.set(next)
+		st.owner.setAt(at, next)
 	} else {
 		g.entries.Add(1)
 		st.owner.add(member, h, next)
+		r.grown(g, st)
 	}
 	return !live, live && cur.score != score
+}
+
+// handoff deletes a member's old copy in shard from, now that its new copy
+// is in shard to, and returns what the old copy held.
+func (r *Router) handoff(k shard.Key, g *geoKey, member string, h uint64, from, to shard.ID, stamp int64) (shard.Value, bool) {
+	r.stats.Shards[from].HandoffsOut.Add(1)
+	r.stats.Shards[to].HandoffsIn.Add(1)
+	r.stats.Border(from, to).Handoffs.Add(1)
+	var old shard.Entry
+	var had bool
+	if r.hooks.dropDeletes.Load() {
+		r.hooks.dropped.Store(true)
+		old, had = r.shards[from].Get(k, member)
+	} else {
+		old, had = r.shards[from].DeleteHash(k, member, stamp-1, h)
+	}
+	r.depart(g, member, from)
+	return shard.Value{Score: old.Score, Stamp: old.Stamp}, had
 }
 
 // lockMember finds the key (creating it if asked) and locks the stripe of
@@ -123,18 +153,26 @@ func (r *Router) Remove(k shard.Key, member string) bool {
 	if r.cl != nil {
 		return r.removeCluster(k, member)
 	}
-	g, st := r.lockMember(k, member, false)
+	h := shard.Hash(member)
+	g, st := r.lockMemberHash(k, member, h, false)
 	if g == nil {
 		return false
 	}
 	defer st.mu.Unlock()
-	cur, ok := st.owner.get(member)
+	at, ok := st.owner.find(member, h)
 	if !ok {
 		return false
 	}
+	// A narrow table reads the stamp from the copy the delete removes.
+	cur := slot{shard: st.owner.rec(at).shard, stamp: gone}
+	if st.owner.src == nil {
+		cur = st.owner.slotAt(at, member, h)
+	}
 	st.owner.del(member)
 	g.entries.Add(-1)
-	r.shards[cur.shard].Delete(k, member, math.MaxInt64)
+	if e, had := r.shards[cur.shard].DeleteHash(k, member, math.MaxInt64, h); had && st.owner.src != nil {
+		cur.stamp = e.Stamp
+	}
 	r.depart(g, member, cur.shard)
 	return cur.stamp >= r.minStamp(g, now())
 }
@@ -149,9 +187,14 @@ func (r *Router) Score(k shard.Key, member string) (float64, bool) {
 	if g == nil {
 		return 0, false
 	}
-	st := r.stripe(g, member)
+	h := shard.Hash(member)
+	st := &g.stripes[stripeOfHash(h)]
 	st.mu.Lock()
-	cur, ok := st.owner.get(member)
+	var cur slot
+	at, ok := st.owner.find(member, h)
+	if ok {
+		cur = st.owner.slotAt(at, member, h)
+	}
 	st.mu.Unlock()
 	if !ok || cur.stamp < r.minStamp(g, now()) {
 		return 0, false
@@ -193,6 +236,9 @@ func (r *Router) Card(k shard.Key) int {
 		return int(g.entries.Load())
 	}
 	n := 0
+	if r.eachCopy(k, g, cut, func(string, shard.Value) bool { n++; return true }) {
+		return n
+	}
 	for i := range g.stripes {
 		st := &g.stripes[i]
 		st.mu.Lock()

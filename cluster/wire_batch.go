@@ -1,0 +1,153 @@
+package cluster
+
+// The batched writes' members, copies and answers as one binary word each
+// (GETPUT, PUTMANY, PUTIF), in the encoding of wire.go. As RESP words, a
+// GETPUT of 500 members was 2,500 words out and 500 back: a boxed string
+// per word to send, a string per word to parse on the other side (the
+// score and stamp only to be parsed again as numbers), and "shard score
+// stamp" answers split with strings.Fields. Now a member costs its name's
+// bytes plus a few, and one allocation (its name) where it is stored.
+//
+//	puts:    per put, uvarint shard, then the entry (wire.go's appendEntry)
+//	members: per member, uvarint length, name
+//	copies:  per member, 0 (no copy) or 1, uvarint shard, score, stamp
+//	putifs:  per member, status byte, old score
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"geoshard/router"
+	"geoshard/shard"
+)
+
+func appendPutsWire(b []byte, ids []shard.ID, es []shard.Entry) []byte {
+	for i, e := range es {
+		b = binary.AppendUvarint(b, uint64(ids[i]))
+		b = appendEntry(b, e)
+	}
+	return b
+}
+
+func appendMembersWire(b []byte, members []string) []byte {
+	for _, m := range members {
+		b = binary.AppendUvarint(b, uint64(len(m)))
+		b = append(b, m...)
+	}
+	return b
+}
+
+func appendCopiesWire(b []byte, cs []router.Copy, oks []bool) []byte {
+	for i, c := range cs {
+		if !oks[i] {
+			b = append(b, 0)
+			continue
+		}
+		b = append(b, 1)
+		b = binary.AppendUvarint(b, uint64(c.Shard))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(c.Score))
+		b = binary.LittleEndian.AppendUint64(b, uint64(c.Stamp))
+	}
+	return b
+}
+
+func appendPutIfWire(b []byte, res router.PutIfResult) []byte {
+	b = append(b, byte(res.Status))
+	return binary.LittleEndian.AppendUint64(b, math.Float64bits(res.Old))
+}
+
+// bytes reads a word without copying it.
+func (p *parser) bytes() []byte {
+	if len(p.args) == 0 {
+		p.fail("missing argument")
+		return nil
+	}
+	b := p.args[0]
+	p.args = p.args[1:]
+	return b
+}
+
+// putsWire reads a word of puts; every shard is checked (as p.shard)
+// before anything is stored, so a refused call changes nothing.
+func (p *parser) putsWire(t *Table) ([]shard.ID, []shard.Entry) {
+	r := wireReader[[]byte]{s: p.bytes()}
+	var ids []shard.ID
+	var es []shard.Entry
+	for len(r.s) > 0 && !r.bad {
+		n := r.uvarint()
+		e := r.entry()
+		if r.bad {
+			break
+		}
+		ids = append(ids, p.checkShard(t, int64(min(n, math.MaxInt32))))
+		es = append(es, e)
+	}
+	if r.bad {
+		p.fail("malformed puts")
+	}
+	return ids, es
+}
+
+// membersWire reads a word of member names.
+func (p *parser) membersWire() []string {
+	r := wireReader[[]byte]{s: p.bytes()}
+	var out []string
+	for len(r.s) > 0 && !r.bad {
+		n := r.uvarint()
+		if r.bad || n > uint64(len(r.s)) {
+			r.bad = true
+			break
+		}
+		out = append(out, string(r.s[:n]))
+		r.s = r.s[n:]
+	}
+	if r.bad {
+		p.fail("malformed members")
+	}
+	return out
+}
+
+// decodeCopiesWire reads GETPUT's answer for n members.
+func decodeCopiesWire(s string, n int) ([]router.Copy, []bool, error) {
+	r := wireReader[string]{s: s}
+	cs, oks := make([]router.Copy, n), make([]bool, n)
+	for i := range n {
+		if len(r.s) == 0 {
+			return nil, nil, fmt.Errorf("%d answers for %d members", i, n)
+		}
+		found := r.s[0]
+		r.s = r.s[1:]
+		if found == 0 {
+			continue
+		}
+		id := r.uvarint()
+		score, stamp := math.Float64frombits(r.u64()), int64(r.u64())
+		if r.bad || found != 1 || id > math.MaxUint16 {
+			return nil, nil, errWire
+		}
+		cs[i], oks[i] = router.Copy{Shard: shard.ID(id), Score: score, Stamp: stamp}, true
+	}
+	if len(r.s) != 0 {
+		return nil, nil, fmt.Errorf("more answers than %d members", n)
+	}
+	return cs, oks, nil
+}
+
+// decodePutIfWire reads PUTIF's answer for n members.
+func decodePutIfWire(s string, n int) ([]router.PutIfResult, error) {
+	if len(s) != 9*n {
+		return nil, fmt.Errorf("%d bytes of answers for %d members", len(s), n)
+	}
+	r := wireReader[string]{s: s}
+	out := make([]router.PutIfResult, n)
+	for i := range out {
+		status := int(r.s[0])
+		r.s = r.s[1:]
+		if status < router.PutIfMissing || status > router.PutIfWritten {
+			return nil, fmt.Errorf("malformed status %d", status)
+		}
+		out[i] = router.PutIfResult{Status: status, Old: math.Float64frombits(r.u64())}
+	}
+	return out, nil
+}
