@@ -216,8 +216,8 @@ func decayRate(old float64, bytes uint64, elapsed time.Duration) float64 {
 // live).
 func gcRoom(percent, minPercent int, live uint64, rate float64) int {
 	ceiling := gcPercent(percent, live)
-	if live == 0 || minPercent >= ceiling {
-		return ceiling
+	if live == 0 || minPercent >= min(percent, ceiling) {
+		return ceiling // gc-min-percent at gc-percent: no pacing, as before it
 	}
 	room := max(rate*gcInterval.Seconds(), gcMinRoom)
 	want := int(math.Ceil(room * 100 / float64(live)))

@@ -87,3 +87,34 @@ func cycles() uint64 {
 	rtmetrics.Read(s)
 	return s[0].Value.Uint64()
 }
+
+// TestGCPacerOff: gc-min-percent at gc-percent is the collector as it was
+// before the pacing: GOGC from gc-percent alone, no limit, no collections
+// of its own.
+func TestGCPacerOff(t *testing.T) {
+	oldGOGC := debug.SetGCPercent(100)
+	oldLimit := debug.SetMemoryLimit(-1)
+	debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		debug.SetGCPercent(oldGOGC)
+		debug.SetMemoryLimit(oldLimit)
+	})
+	runtime.GC()
+	p := newGCPacer(GCPace{Percent: 20, MinPercent: 20, TrimLimit: true})
+	p.userLimit = false
+	p.idleLeft = gcIdleCollections // as after a burst
+	t0 := time.Now()
+	for i := range 4 {
+		p.step(t0.Add(time.Duration(i) * time.Minute))
+	}
+	gogc, limit := gcSettingsNow(t)
+	if want := gcPercent(20, p.value(0)); gogc != want {
+		t.Errorf("GOGC %d, want gc-percent's %d", gogc, want)
+	}
+	if limit != math.MaxInt64 {
+		t.Errorf("memory limit %d MB, want none", limit>>20)
+	}
+	if p.idleLeft != gcIdleCollections {
+		t.Errorf("%d idle collections left of %d: the pacer collected by itself", p.idleLeft, gcIdleCollections)
+	}
+}

@@ -51,6 +51,7 @@ func TestGCRoom(t *testing.T) {
 		{"min at or above the ceiling: the ceiling", 20, 30, 1000 * mb, 0, 20},
 		{"ceiling above Go's default stands", 200, 2, 1000 * mb, 10000 * mb, 200},
 		{"min = percent turns the pacing off", 20, 20, 1000 * mb, 0, 20},
+		{"... also where the 32 MB floor lifts the ceiling", 20, 20, 64 * mb, 0, 50},
 	} {
 		if got := gcRoom(c.percent, c.minPct, c.live, c.rate); got != c.want {
 			t.Errorf("%s: gcRoom(%d, %d, %d MB, %.0f MB/s) = %d, want %d",
