@@ -98,7 +98,7 @@ type gcPacer struct {
 	rate      float64   // remembered allocation rate, bytes a second
 	setGOGC   int
 	setLimit  int64
-	userLimit bool // GOMEMLIMIT was given: the operator's limit stands
+	userLimit bool      // GOMEMLIMIT was given: the operator's limit stands
 	cycles    uint64    // collections so far at the last read
 	cycleAt   time.Time // when PaceGC last saw that number change
 	idleLeft  int       // collections a quiet spell may still run
