@@ -17,8 +17,16 @@ import (
 // move their member at once, a second reload is refused, and in the end
 // every member is in the new map's shard for its position. Reloading
 // again reuses the first map's IDs.
+// It runs with owner tables wide and narrow (scores read from the shards).
 func TestReloadMovesInBackground(t *testing.T) {
+	for _, narrowAt := range []int{0, 1} {
+		t.Run(fmt.Sprintf("narrowAt=%d", narrowAt), func(t *testing.T) { testReloadMoves(t, narrowAt) })
+	}
+}
+
+func testReloadMoves(t *testing.T, narrowAt int) {
 	r := New(Config{Regions: shard.DefaultMap()})
+	r.hooks.narrowAt = narrowAt
 	rng := rand.New(rand.NewPCG(9, 9))
 	const n = 20_000
 	pts := make([]point, n)

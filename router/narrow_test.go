@@ -3,6 +3,7 @@ package router
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 	"time"
 
@@ -202,4 +203,55 @@ func TestWidenKeys(t *testing.T) {
 			t.Fatalf("%s: record %+v %v, shard copy %+v, want score %v", m, cur, ok, e, s)
 		}
 	}
+}
+
+// Card and Each of a narrow key under a position TTL lock every stripe of
+// the key and then shards, while writers lock a stripe and then a shard:
+// run side by side (with -race) they neither deadlock nor yield a member
+// twice.
+func TestEachCopyDuringWrites(t *testing.T) {
+	m := shard.GridMap(4.5, 52.0, 5.5, 52.5, 4, 2, 200)
+	r := New(Config{Regions: m, PositionTTL: time.Hour})
+	r.hooks.narrowAt = 1
+	const members = 2000
+	for i := range members {
+		r.Add(drivers, fmt.Sprintf("d%d", i), geo.Encode(4.6, 52.1), AddFlags{})
+	}
+	done := make(chan struct{})
+	var writers sync.WaitGroup
+	for w := range 2 {
+		writers.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 1))
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				name := fmt.Sprintf("d%d", rng.IntN(members))
+				r.Add(drivers, name, geo.Encode(4.5+rng.Float64(), 52.0+rng.Float64()/2), AddFlags{})
+			}
+		})
+	}
+	deadline := time.Now().Add(300 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		if n := r.Card(drivers); n != members {
+			t.Errorf("card %d, want %d", n, members)
+			break
+		}
+		seen := make(map[string]bool, members)
+		r.Each(drivers, func(member string, _ float64, _ int64) bool {
+			if seen[member] {
+				t.Errorf("Each yields %s twice", member)
+			}
+			seen[member] = true
+			return true
+		})
+		if len(seen) != members {
+			t.Errorf("Each yields %d members, want %d", len(seen), members)
+			break
+		}
+	}
+	close(done)
+	writers.Wait()
 }

@@ -18,7 +18,7 @@ import (
 // The table is a shard.Table keyed by the member's hash with its halves
 // swapped: the low bits choose the stripe (and the shard's name index its
 // position), so they are alike within a stripe, and the table takes its
-// home positions from the low bits it is given.
+// home positions from the low half it is given.
 type owners struct {
 	table  shard.Table // record numbers by name
 	chunks [][]record  // records never move: a chunk is never reallocated
@@ -28,12 +28,13 @@ type owners struct {
 	names  shard.Names
 }
 
-// A table is narrow in a router without other nodes: a member's score and
-// stamp are those of its copy in the shard its record names, which the
-// table reads there (source) rather than keep a second copy of, 16 bytes
-// a member. In cluster mode the table caches them for members whose copy
-// is on another node (owner cache, stale checks), so it is wide: vals
-// holds them. owners{} is wide.
+// A narrow table (a big key's stripe in a router without other nodes,
+// owners_source.go) keeps no score or stamp: a member's are those of its
+// copy in the shard its record names, read there (source) rather than
+// kept twice, 16 bytes a member. A wide one keeps them in vals: a small
+// key's, for the owner-table scan of fine-map searches, and every key's in
+// cluster mode, which caches them for members whose copy is on another
+// node (owner cache, stale checks). owners{} is wide.
 
 // record is one member: its name (a shard.Name packed in six bytes) and
 // the shard of its current copy, in 8 bytes.

@@ -238,23 +238,29 @@ func (r *Router) countMovesByOwners(g *geoKey, old func(shard.ID) bool, counts m
 // first: the new copy goes in before the old one goes, as in a handoff,
 // and a search seeing both keeps one.
 func (r *Router) moveOne(k shard.Key, g *geoKey, st *stripe, member string, old func(shard.ID) bool) {
-	cur, ok := st.owner.get(member)
-	if !ok || !old(cur.shard) {
+	h := shard.Hash(member)
+	at, ok := st.owner.find(member, h)
+	if !ok {
 		return
 	}
-	e, ok := r.shards[cur.shard].Get(k, member)
+	from := st.owner.rec(at).shard
+	if !old(from) {
+		return
+	}
+	// The copy holds the member's score and stamp (a narrow record does
+	// not), so it is read once, not through the record first.
+	e, ok := r.shards[from].Get(k, member)
 	if !ok {
 		// The copy is gone (the position TTL reclaimed it): a new one
 		// from the owner table would bring it back.
 		return
 	}
 	to := r.regions.Locate(e.Lon, e.Lat)
-	r.arrive(g, member, cur.shard, true, to)
+	r.arrive(g, member, from, true, to)
 	r.shards[to].Put(k, e)
-	r.shards[cur.shard].Delete(k, member, math.MaxInt64)
-	r.depart(g, member, cur.shard)
-	cur.shard = to
-	st.owner.set(member, cur)
+	r.shards[from].DeleteHash(k, member, math.MaxInt64, h)
+	r.depart(g, member, from)
+	st.owner.setAt(at, slot{shard: to, score: e.Score, stamp: e.Stamp})
 }
 
 // Moving reports a reload's move: whether one is running, and how many
