@@ -33,7 +33,8 @@ const gcInterval = 500 * time.Millisecond
 // gcRateHalfLife is how fast the remembered allocation rate decays once
 // allocation slows: a rise is taken at once (a burst of wide searches
 // must not collect at the floor's pace for long), a fall over a few
-// seconds (from the 1 GB/s of 50 wide searches to the floor: about 8 s).
+// seconds: a search load's 100 MB/s or more takes 5 to 7 s to fall under
+// the floor's 5 MB/s at 1M drivers.
 const gcRateHalfLife = time.Second
 
 // gcIdleAfter is how long a quiet server goes without a collection before
