@@ -34,7 +34,7 @@ const gcInterval = 500 * time.Millisecond
 // allocation slows: a rise is taken at once (a burst of wide searches
 // must not collect at the floor's pace for long), a fall over a few
 // seconds: a search load's 100 MB/s or more takes 5 to 7 s to fall under
-// the floor's 5 MB/s at 1M drivers.
+// the 4-6 MB/s that fill the floor's room in gcInterval at 1M drivers.
 const gcRateHalfLife = time.Second
 
 // gcIdleAfter is how long a quiet server goes without a collection before
