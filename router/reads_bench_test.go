@@ -13,9 +13,10 @@ import (
 
 // BenchmarkBigKeyReads runs the reads that walk a big key (ZRANGE,
 // ZRANGEBYSCORE, ZREVRANGE, ZRANK, ZCOUNT, ZCARD under a position TTL,
-// GEOSEARCH without COUNT, GEOHASH/GEOPOS of many members) on one 1M
-// metro key; cpu-ns/op is the process's CPU per read (getrusage), which a
-// busy machine disturbs less than wall time. A big key's owner tables are
+// GEOSEARCH without COUNT, and geopos-100: 100 Score calls, which is how
+// GEOPOS read many members before Router.Scores, see BenchmarkBigKeyScores)
+// on one 1M metro key; cpu-ns/op is the process's CPU per read
+// (getrusage), which a busy machine disturbs less than wall time. A big key's owner tables are
 // narrow: scores and stamps live only in the shards.
 func BenchmarkBigKeyReads(b *testing.B) {
 	r, at := metro(b, shard.DefaultMap(), 1_000_000)
