@@ -113,7 +113,7 @@ func (s *Shard) DeleteHash(k Key, member string, notAfter int64, h uint64) (Entr
 		return Entry{}, false
 	}
 	at, ok := st.byName.findHash(member, h)
-	if !ok || st.items[at].stamp > notAfter {
+	if !ok || st.items.at(at).stamp > notAfter {
 		return Entry{}, false
 	}
 	e := st.deleteAt(at)
@@ -173,7 +173,7 @@ func (s *Shard) SearchCells(k Key, q *geo.Search, mask CellMask, minStamp int64,
 					return true
 				}
 			}
-			it := &st.items[r.at]
+			it := st.items.at(r.at)
 			if it.stamp < minStamp {
 				return true
 			}

@@ -81,7 +81,7 @@ func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
 	for len(w) > 0 {
 		st := w.pop()
 		if st.level < 0 {
-			if !fn(&s.items[st.at], st.bound) {
+			if !fn(s.items.at(st.at), st.bound) {
 				return
 			}
 			continue
