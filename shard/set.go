@@ -199,13 +199,15 @@ func (s *set) compact() {
 // ascend calls fn for every item with score >= min, in sorted-set order,
 // until fn returns false.
 func (s *set) ascend(min float64, fn func(*item) bool) {
-	s.byScore.Ascend(mkref(min, probe), func(r ref) bool { return fn(s.items.at(r.at)) })
+	items := s.items.chunks
+	s.byScore.Ascend(mkref(min, probe), func(r ref) bool { return fn(items.at(r.at)) })
 }
 
 // descend calls fn for every item with score <= max, in reverse sorted-set
 // order, until fn returns false.
 func (s *set) descend(max float64, fn func(*item) bool) {
-	visit := func(r ref) bool { return r.score() > max || fn(s.items.at(r.at)) }
+	items := s.items.chunks
+	visit := func(r ref) bool { return r.score() > max || fn(items.at(r.at)) }
 	if math.IsInf(max, 1) {
 		s.byScore.Reverse(visit)
 		return
@@ -271,7 +273,8 @@ func (s *set) scan(q *geo.Search, lo, hi float64, depth int, fn func(r ref, insi
 
 // each calls fn for every item, in no particular order.
 func (s *set) each(fn func(*item) bool) {
-	s.byScore.Scan(func(r ref) bool { return fn(s.items.at(r.at)) })
+	items := s.items.chunks
+	s.byScore.Scan(func(r ref) bool { return fn(items.at(r.at)) })
 }
 
 // firstRefs fills buf with the first members whose scores lie in [lo, hi),

@@ -78,10 +78,11 @@ func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
 		w.push(step{bound: near.Bound(geo.CellRect(start, geo.Step)), start: start, level: geo.Step})
 	}
 	var refs [leafMembers + 1]ref
+	items := s.items.chunks
 	for len(w) > 0 {
 		st := w.pop()
 		if st.level < 0 {
-			if !fn(s.items.at(st.at), st.bound) {
+			if !fn(items.at(st.at), st.bound) {
 				return
 			}
 			continue
