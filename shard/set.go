@@ -260,15 +260,7 @@ func (s *set) scan(q *geo.Search, lo, hi float64, depth int, fn func(r ref, insi
 		}
 		return true
 	}
-	more := true
-	s.byScore.Ascend(mkref(lo, probe), func(r ref) bool {
-		if r.score() >= hi {
-			return false
-		}
-		more = fn(r, class == geo.Inside)
-		return more
-	})
-	return more
+	return s.scanRange(lo, hi, class == geo.Inside, fn)
 }
 
 // each calls fn for every item, in no particular order.
