@@ -90,6 +90,9 @@ func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
 		lo, hi := float64(st.start), float64(st.start+1<<(2*uint(st.level)))
 		n := s.firstRefs(lo, hi, refs[:])
 		if n <= leafMembers || st.level == 0 {
+			// Their items are read when popped: touched now, their cache
+			// misses overlap (see scanRange).
+			touch(items, refs[:n])
 			for _, r := range refs[:n] {
 				lon, lat := geo.Decode(r.score())
 				b := near.Bound(geo.Rect{MinLon: lon, MinLat: lat, MaxLon: lon, MaxLat: lat})
