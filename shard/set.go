@@ -128,11 +128,11 @@ func (s *set) putHash(e Entry, h uint64) bool {
 
 // move rewrites the item at a slot with e's score and stamp.
 func (s *set) move(at uint32, e Entry) {
-	it := s.items.at(at)
+	it := s.items.at(at) // once: each lookup goes through the chunk list
 	if it.score != e.Score {
-		s.unindex(at)
+		s.byScore.Delete(mkref(it.score, at))
 		it.score = e.Score
-		s.index(at)
+		s.byScore.Set(mkref(it.score, at))
 	}
 	it.stamp = e.Stamp
 }

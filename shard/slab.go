@@ -10,7 +10,7 @@ package shard
 // Slot i is in chunk i>>slabBits at i&slabMask: a shift and a mask, and a
 // lookup in the chunk list (a few KB at a million items, always in cache).
 type slab struct {
-	chunks slots  // every chunk but the last is full
+	chunks slots  // full up to the last slot's; any after it empty (reset)
 	n      uint32 // slots handed out
 }
 
