@@ -91,6 +91,12 @@ func (n *Node) assignOnce(ctx context.Context, e *concurrency.Election) bool {
 	if dead > 0 && n.settling() {
 		return false // the lead loop asks again every rebalancing interval
 	}
+	n.mu.Lock()
+	awaiting := n.awaitingHolder(cur, live)
+	n.mu.Unlock()
+	if awaiting {
+		return false // as settling, for a shard both of whose holders went missing (away.go)
+	}
 	next, changed := plan(cur, live, n.cfg.Replicas > 0, n.cfg.MaxMoves)
 	if !changed && restarted == 0 && maps.Equal(starts, old.Starts) {
 		return false
@@ -142,6 +148,10 @@ func (n *Node) placementLocked(shards int) placement {
 		p.primary[i], p.replica[i] = n.assign.Owners[name], n.assign.Replicas[name]
 		rec, ok := n.synced[name]
 		p.synced[i] = ok && rec.Node == p.replica[i] && rec.Since == n.assign.Since[name]
+		// Its record goes with this node's lease; the fill it reports
+		// does not: a replica away gets no write (router/replica_gone.go).
+		mark, mine := n.filling[name]
+		p.synced[i] = p.synced[i] || mine && mark.done && p.replica[i] == n.cfg.ID && mark.since == n.assign.Since[name]
 	}
 	return p
 }

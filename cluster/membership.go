@@ -17,7 +17,10 @@ import (
 func (n *Node) membership(ctx context.Context) {
 	defer n.wg.Done()
 	ttl := max(int(n.cfg.LeaseTTL.Round(time.Second)/time.Second), 1)
-	for ctx.Err() == nil {
+	for again := false; ctx.Err() == nil; again = true {
+		if again && n.cfg.rejoinPause != nil {
+			n.cfg.rejoinPause()
+		}
 		sess, err := concurrency.NewSession(n.cli, concurrency.WithTTL(ttl), concurrency.WithContext(ctx))
 		if err == nil {
 			pctx, cancel := context.WithTimeout(ctx, 2*time.Second)

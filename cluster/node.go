@@ -43,8 +43,13 @@ type NodeConfig struct {
 	Replicas    int           // replicas per shard: 0 or 1 (cluster-replicas)
 	Logger      *slog.Logger  // nil: slog's default
 
-	fillPause  func(shard string) // tests: runs between a fill's copy and its merge
-	servePause func(name string)  // tests: runs between an internal command's admission and its work
+	fillPause   func(shard string) // tests: runs between a fill's copy and its merge
+	servePause  func(name string)  // tests: runs between an internal command's admission and its work
+	rejoinPause func()             // tests: runs before registering again after the session ended
+	// tests: small calls to peers on pooled connections too, not one
+	// pipelined connection, so that several can wait in a peer's
+	// servePause at once (buspipe.go)
+	pipelineOff bool
 }
 
 // Node is this process's membership in a cluster: it keeps its lease
@@ -71,6 +76,7 @@ type Node struct {
 	started int64                 // this process's start (unix ns)
 	filling map[string]fillMark   // shard name -> the replica placement this node fills or filled
 	lease   clientv3.LeaseID      // this node's lease while registered
+	goneAt  map[string]time.Time  // node id -> when its member record went (away.go)
 
 	table atomic.Pointer[Table] // the routing in force
 	// serving is held shared by each internal command from its version

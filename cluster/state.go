@@ -7,6 +7,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"strings"
 	"time"
 
@@ -27,12 +28,14 @@ func (n *Node) load(ctx context.Context) error {
 	if resp.Header.Revision < n.rev {
 		return nil
 	}
+	before := n.members
 	n.members, n.addrs, n.starts = map[string]string{}, map[string]string{}, map[string]int64{}
 	n.assign, n.modRev = assignment{}, 0
 	n.synced = map[string]syncRecord{}
 	for _, kv := range resp.Kvs {
 		n.applyKV(string(kv.Key), kv.Value, kv.ModRevision, false)
 	}
+	n.noteMembers(before)
 	n.rev = resp.Header.Revision
 	n.swapTable()
 	return nil
@@ -61,6 +64,7 @@ func (n *Node) watch(ctx context.Context) {
 			}
 			n.etcdUp()
 			n.mu.Lock()
+			before := maps.Clone(n.members)
 			for _, ev := range wr.Events {
 				if ev.Kv.ModRevision <= n.rev {
 					continue // a refresh already read past it
@@ -68,6 +72,7 @@ func (n *Node) watch(ctx context.Context) {
 				n.applyKV(string(ev.Kv.Key), ev.Kv.Value, ev.Kv.ModRevision, ev.Type == clientv3.EventTypeDelete)
 			}
 			n.rev = max(n.rev, wr.Header.Revision)
+			n.noteMembers(before)
 			n.swapTable()
 			n.mu.Unlock()
 		}
@@ -136,6 +141,7 @@ func (n *Node) swapTable() {
 				p.close()
 			}
 			p = newPeer(id, addr, n.cfg.CallTimeout, n.cfg.PeerTLS)
+			p.c.pipelineOff = n.cfg.pipelineOff
 			n.peers[id] = p
 		}
 		live[id] = p

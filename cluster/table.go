@@ -20,7 +20,11 @@ type Table struct {
 	peers   []router.Peer // per shard: the remote primary, nil when local or down
 	replica []router.Peer // per shard: the remote replica, nil when none, local or down
 	filled  []bool        // per shard: its replica reported its fill for this placement
-	nodes   []router.Peer // every live node but this one, once each
+	// gone marks a shard whose assigned replica is another node that is
+	// not live (its lease lapsed): writes to the shard wait for the
+	// leader to place a new replica (ReplicaGone).
+	gone  []bool
+	nodes []router.Peer // every live node but this one, once each
 	// failing is the node's latest health checks (ids that did not
 	// answer), shared by every table: a read goes to the replica of a
 	// shard whose primary is failing them, not to a deadline.
@@ -35,6 +39,7 @@ func newTable(version int64, self string, owner, replica []string, filled []bool
 	restarted bool, pass string) *Table {
 	t := &Table{Version: version, Self: self, Owner: owner, Replica: replica,
 		local: make([]bool, len(owner)), held: make([]bool, len(owner)), filled: make([]bool, len(owner)),
+		gone:  make([]bool, len(owner)),
 		peers: make([]router.Peer, len(owner)), replica: make([]router.Peer, len(owner))}
 	calls := make(map[string]*call, len(live))
 	for id, p := range live {
@@ -62,6 +67,8 @@ func newTable(version int64, self string, owner, replica []string, filled []bool
 			t.held[i] = true
 		case calls[r] != nil:
 			t.replica[i] = calls[r]
+		default:
+			t.gone[i] = true
 		}
 	}
 	return t
@@ -75,6 +82,13 @@ func (t *Table) ReplicaOf(id shard.ID) (local bool, p router.Peer, filled bool) 
 	}
 	return t.held[id] && !t.local[id], t.replica[id], t.filled[id]
 }
+
+// ReplicaGone reports whether the shard's assigned replica is another
+// node that is not live: its lease lapsed, and it may come back with the
+// same placement and its fill record (reportFills). A write acknowledged
+// by the primary alone meanwhile would be missing from that replica, and
+// lost if it were promoted next (router.ReplicaGoner).
+func (t *Table) ReplicaGone(id shard.ID) bool { return int(id) < len(t.gone) && t.gone[id] }
 
 // Holds reports whether this process keeps the shard's copies, as its
 // primary or as its replica.

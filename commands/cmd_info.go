@@ -3,8 +3,10 @@ package commands
 import (
 	"crypto/sha1"
 	"encoding/hex"
+	"math"
 	"os"
 	"runtime"
+	rtmetrics "runtime/metrics"
 	"sort"
 	"strconv"
 	"strings"
@@ -162,6 +164,20 @@ func residentBytes(m *runtime.MemStats) uint64 {
 	return m.Sys
 }
 
+// gcSettings reads the collector's GOGC and soft memory limit as they
+// stand (PaceGC changes them as the heap does).
+func gcSettings() (gogc, limit int64) {
+	s := []rtmetrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+	rtmetrics.Read(s)
+	if s[0].Value.Kind() == rtmetrics.KindUint64 {
+		gogc = int64(s[0].Value.Uint64())
+	}
+	if s[1].Value.Kind() == rtmetrics.KindUint64 {
+		limit = int64(min(s[1].Value.Uint64(), math.MaxInt64))
+	}
+	return gogc, limit
+}
+
 func infoMemory(e *Engine, c *Client, b *infoBuilder) {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
@@ -176,6 +192,15 @@ func infoMemory(e *Engine, c *Client, b *infoBuilder) {
 	b.int("go_heap_objects", int64(m.HeapObjects))
 	b.int("go_stack_inuse", int64(m.StackInuse))
 	b.int("go_gc_count", int64(m.NumGC))
+	// What the collector's pacing (gc-percent, gc-min-percent, gc-trim)
+	// leaves resident beyond the live heap: the goal the heap may grow to
+	// before the next collection, and free pages kept or handed back.
+	b.int("go_heap_goal", int64(m.NextGC))
+	b.int("go_heap_free", int64(m.HeapIdle-m.HeapReleased))
+	b.int("go_heap_released", int64(m.HeapReleased))
+	gogc, limit := gcSettings()
+	b.int("go_gc_percent", gogc)
+	b.int("go_memory_limit", limit)
 	b.int("go_gc_pause_total_ns", int64(m.PauseTotalNs))
 	b.int("go_goroutines", int64(runtime.NumGoroutine()))
 	maxmem := e.config.MaxMemory()

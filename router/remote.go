@@ -217,6 +217,15 @@ func (r *Router) onShard(ctx context.Context, id shard.ID, here func(*shard.Shar
 // primary is down takes no write: its replica is about to be promoted.
 func (r *Router) onShardWrite(ctx context.Context, id shard.ID, here func(*shard.Shard) error,
 	there func(ctx context.Context, p Peer) error) error {
+	return r.shardWrite(ctx, id, here, there, true)
+}
+
+// shardWrite is onShardWrite; strict refuses a shard whose replica is
+// away (replica_gone.go), which a delete need not: a copy it leaves on
+// the primary would be seen now, one left on the away replica only if it
+// is promoted.
+func (r *Router) shardWrite(ctx context.Context, id shard.ID, here func(*shard.Shard) error,
+	there func(ctx context.Context, p Peer) error, strict bool) error {
 	write := here
 	for attempt := 0; ; attempt++ {
 		v := r.cl.View()
@@ -228,6 +237,9 @@ func (r *Router) onShardWrite(ctx context.Context, id shard.ID, here func(*shard
 			return r.pinned(v, func() error { return write(s) })
 		}
 		local, rp, _ := v.ReplicaOf(id)
+		if !local && rp == nil && strict && replicaGone(v, id) {
+			return errReplicaGone
+		}
 		if !local && rp == nil { // no replica (cluster-replicas 0, or one live node)
 			err := r.onPrimary(ctx, v, id, p, here, there)
 			if attempt == 0 && errors.Is(err, ErrStale) {

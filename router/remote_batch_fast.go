@@ -64,6 +64,8 @@ func (r *Router) putIfFast(ctx context.Context, v View, k shard.Key, items []bat
 		switch {
 		case !fast:
 			slow = append(slow, i)
+		case replicaGone(v, it.cur.shard):
+			it.err = errReplicaGone // no write on the primary alone (replica_gone.go)
 		case v.Local(it.cur.shard):
 			var res PutIfResult
 			if r.pinned(v, func() error { res = r.PutIfLocal(it.cur.shard, k, it.e, f, it.cut); return nil }) != nil {

@@ -42,6 +42,10 @@ func newPutPlan(v View, items []batchItem, idx []int) *putPlan {
 			it.err = errShardDown // no write without a primary (onShardWrite)
 			continue
 		}
+		if replicaGone(v, it.to) {
+			it.err = errReplicaGone // nor with its replica away (replica_gone.go)
+			continue
+		}
 		rl, rp, _ := v.ReplicaOf(it.to)
 		if v.Local(it.to) || rl {
 			pp.local = append(pp.local, i)

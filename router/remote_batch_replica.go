@@ -57,6 +57,8 @@ func (r *Router) putReplicasOnce(ctx context.Context, v View, k shard.Key, items
 	for _, i := range idx {
 		it := &items[i]
 		switch local, p, _ := v.ReplicaOf(it.to); {
+		case replicaGone(v, it.to):
+			it.err = errReplicaGone // stored on the primary alone: not acknowledged
 		case local:
 			it.err = r.pinned(v, func() error { r.shards[it.to].Put(k, it.e); return nil })
 		case p != nil:

@@ -207,14 +207,14 @@ func (r *Router) announceOwner(ctx context.Context, k shard.Key, member string, 
 // deleteCopy removes the old copy after a handoff; if its node cannot be
 // reached, the position TTL removes it later.
 func (r *Router) deleteCopy(ctx context.Context, id shard.ID, k shard.Key, member string, notAfter int64) {
-	err := r.onShardWrite(ctx, id, func(s *shard.Shard) error {
+	err := r.shardWrite(ctx, id, func(s *shard.Shard) error {
 		r.tombstone([]shard.ID{id}, k, member, notAfter)
 		s.Delete(k, member, notAfter)
 		return nil
 	}, func(ctx context.Context, p Peer) error {
 		_, err := p.Del(ctx, []shard.ID{id}, k, member, notAfter)
 		return err
-	})
+	}, false)
 	if err != nil {
 		r.remoteFailed("handoff delete", err)
 	}

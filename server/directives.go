@@ -141,6 +141,8 @@ var directives = []directive{
 		}),
 		get: func(o *Options) string { return strconv.FormatInt(o.MaxMemory, 10) }},
 	intDirective("gc-percent", 1, 1000, func(o *Options) *int { return &o.GCPercent }),
+	intDirective("gc-min-percent", 1, 1000, func(o *Options) *int { return &o.GCMinPercent }),
+	yesNoDirective("gc-trim", func(o *Options) *bool { return &o.GCTrim }),
 	{name: "client-output-buffer-limit", multi: true,
 		set: func(o *Options, vals []string) (err error) {
 			o.OutputLimit, err = parseOutputLimit(o.OutputLimit, vals)

@@ -42,7 +42,7 @@ func newMetrics(s *Server) *metrics {
 			Buckets: prometheus.ExponentialBuckets(10e-6, 4, 10), // 10µs to 2.6s
 		}, []string{"cmd"}),
 	}
-	m.registry.MustRegister(m.calls, m.latency, serverCollector{s}, clusterCollector{s},
+	m.registry.MustRegister(m.calls, m.latency, serverCollector{s}, clusterCollector{s}, gcCollector{},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -36,6 +36,8 @@ type Options struct {
 	EnableProtectedConfigs, EnableDebugCommand string
 	MaxMemory                                  int64 // bytes of Go heap in use; 0: no limit
 	GCPercent                                  int   // the Go collector's GOGC: heap growth over live data before a collection
+	GCMinPercent                               int   // the least GOGC PaceGC lowers it to while little is allocated
+	GCTrim                                     bool  // soft memory limit just above the collection goal (PaceGC)
 	OutputLimit                                OutputLimit
 
 	MetricsPort int    // HTTP port of /metrics; 0: off
@@ -74,6 +76,17 @@ func (l OutputLimit) String() string {
 // collecting at that pace.
 const DefaultGCPercent = 20
 
+// DefaultGCMinPercent is gc-min-percent's default: while the server
+// allocates little (moving drivers: about 20 B an update), PaceGC lets
+// the heap grow only 2 % past its live data, and RSS follows the heap's
+// high-water mark between collections.
+const DefaultGCMinPercent = 2
+
+// GCPace is what PaceGC needs of the options.
+func (o Options) GCPace() GCPace {
+	return GCPace{Percent: o.GCPercent, MinPercent: o.GCMinPercent, TrimLimit: o.GCTrim}
+}
+
 // Defaults returns the options of a server started with no arguments.
 func Defaults() Options {
 	return Options{
@@ -90,6 +103,8 @@ func Defaults() Options {
 		EnableProtectedConfigs: "no",
 		EnableDebugCommand:     "no",
 		GCPercent:              DefaultGCPercent,
+		GCMinPercent:           DefaultGCMinPercent,
+		GCTrim:                 true,
 		// Unlike Redis's "normal 0 0 0": a client that stops reading is
 		// cut off rather than left holding a goroutine and its replies.
 		OutputLimit:    OutputLimit{Hard: 256 << 20, Soft: 64 << 20, SoftTime: 60 * time.Second},

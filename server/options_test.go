@@ -48,7 +48,7 @@ func TestParseArgs(t *testing.T) {
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "g.conf")
 	body := "# c\nport 7000\nmaxmemory 2mb\nclient-output-buffer-limit normal 10mb 5mb 30 pubsub 32mb 8mb 60\n" +
-		"protected-mode no\ntls-auth-clients optional\ngc-percent 50\n"
+		"protected-mode no\ntls-auth-clients optional\ngc-percent 50\ngc-min-percent 5\ngc-trim no\n"
 	if err := os.WriteFile(conf, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -66,6 +66,8 @@ func TestParseArgs(t *testing.T) {
 	want.TLSAuthClients = "optional"
 	want.MetricsPort = 9121
 	want.GCPercent = 50
+	want.GCMinPercent = 5
+	want.GCTrim = false
 	if !reflect.DeepEqual(o, want) {
 		t.Errorf("ParseArgs:\n got %+v\nwant %+v", o, want)
 	}
@@ -80,6 +82,8 @@ func TestParseArgs(t *testing.T) {
 		{"--map-tiles", "https://tiles.example/{z}.png"},
 		{"--maxmemory", "-1"},
 		{"--gc-percent", "0"},
+		{"--gc-min-percent", "0"},
+		{"--gc-trim", "maybe"},
 		{"--proto-max-bulk-len", "1kb"},
 		{"port", "1"},
 	}

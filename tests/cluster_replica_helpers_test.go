@@ -89,3 +89,27 @@ func loadRetrying(t *testing.T, c *redis.Client, ds []*redis.GeoLocation) {
 		}
 	}
 }
+
+// whereMissing says, for a partial answer, where the missing members are
+// now (GEOPOS through the same node) and how that node routes the shards
+// (GEOSHARD NODES): what a failure report needs to tell a shard left out
+// from copies missing in a shard that answered.
+func (l *replicaLoad) whereMissing(ctx context.Context, c *redis.Client, missing []string) string {
+	qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	var b strings.Builder
+	b.WriteString(" at " + time.Now().UTC().Format("15:04:05.000"))
+	if pos, err := c.GeoPos(qctx, "drivers", missing[:min(len(missing), 5)]...).Result(); err == nil {
+		for i, p := range pos {
+			if p != nil {
+				fmt.Fprintf(&b, " %s@%.4f,%.4f", missing[i], p.Longitude, p.Latitude)
+			} else {
+				fmt.Fprintf(&b, " %s@nil", missing[i])
+			}
+		}
+	}
+	if nodes, err := c.Do(qctx, "GEOSHARD", "NODES").StringSlice(); err == nil {
+		b.WriteString("\n\t" + strings.Join(nodes, "\n\t"))
+	}
+	return b.String()
+}

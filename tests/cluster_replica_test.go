@@ -145,6 +145,10 @@ func (l *replicaLoad) search(ctx context.Context, i int) {
 		again, _, err2 := l.ask(ctx, c, what == "ZRANGE")
 		raced = err2 == nil && !slices.ContainsFunc(missing, func(m string) bool { return !again[m] })
 	}
+	where := ""
+	if !raced && (err != nil || len(missing) > 0) {
+		where = l.whereMissing(ctx, c, missing)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.searches++
@@ -153,8 +157,8 @@ func (l *replicaLoad) search(ctx context.Context, i int) {
 	case raced:
 		l.raced++
 	case err != nil || len(missing) > 0:
-		l.partial = append(l.partial, fmt.Sprintf("%s: %d found, missing %d: %v (%v)", what, len(seen), len(missing),
-			missing[:min(len(missing), 3)], err))
+		l.partial = append(l.partial, fmt.Sprintf("%s: %d found, missing %d: %v (%v)%s", what, len(seen), len(missing),
+			missing[:min(len(missing), 3)], err, where))
 	}
 }
 
@@ -253,7 +257,8 @@ func TestClusterReplicaKill(t *testing.T) {
 	// GEOSHARD_TEST_LEASE=5 measures with the default lease (by hand:
 	// the phases then take about 5 s longer each).
 	lease := cmp.Or(os.Getenv("GEOSHARD_TEST_LEASE"), "1")
-	tc := startCluster(t, 3, "--regions", clusterMap(t), "--cluster-lease-ttl", lease)
+	tc := startCluster(t, 3, "--regions", clusterMap(t), "--cluster-lease-ttl", lease,
+		"--loglevel", "verbose") // the fill and table events, shown when it fails
 	filled := replicasFilled(t, tc, 20*time.Second)
 	rng := rand.New(rand.NewPCG(7, 7))
 	l := &replicaLoad{t: t, drivers: make([]replicaDriver, 300)}

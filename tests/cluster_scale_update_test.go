@@ -70,8 +70,8 @@ func TestClusterNonOwnerUpdates(t *testing.T) {
 	single := startGeoshardPlain(t, "single", "--position-ttl", "3600")
 	sc := redis.NewClient(&redis.Options{Addr: single.addr, Protocol: 2, DisableIdentity: true, PoolSize: 16})
 	defer sc.Close()
-	// Counts are one message per node only without replicas
-	// (router.replicated); GEOSHARD_TEST_REPLICAS=1 measures with them.
+	// With the default one replica per shard (GEOSHARD_TEST_REPLICAS=0
+	// measures without): every copy is written twice.
 	tc := startCluster(t, 3, "--cluster-lease-ttl", "5", "--cluster-replicas", testReplicas())
 	owner := assignmentOwners(t, tc)["europe"]
 	via := "a"

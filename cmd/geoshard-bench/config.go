@@ -18,18 +18,24 @@ const (
 	phaseKNN                     // nearest-K GEOSEARCH with COUNT and WITHDIST
 	phaseWide                    // radius GEOSEARCH without COUNT: big replies
 	phaseMix                     // updates and nearest-K searches, by share
+	phaseIdle                    // no requests: what RSS settles to after the phases before
 )
 
 var phaseNames = map[string]phaseKind{
 	"load": phaseLoad, "update": phaseUpdate, "knn": phaseKNN, "wide": phaseWide, "mix": phaseMix,
+	"idle": phaseIdle,
 }
+
+// defaultIdle is how long an "idle" phase waits unless it says ("idle:30").
+const defaultIdle = 10 * time.Second
 
 // phaseSpec is one entry of -mode. Searches may carry their own radius,
 // "knn:5" or "wide:10", so one run can show how cost grows with radius.
 type phaseSpec struct {
 	name     string // as written in -mode, shown in the report
 	kind     phaseKind
-	radiusKm float64 // search radius; 0 for load and update
+	radiusKm float64       // search radius; 0 for load and update
+	idle     time.Duration // idle phases: how long no request is sent
 }
 
 type config struct {
@@ -91,7 +97,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.key, "key", "drivers", "geo key to use (deleted and reloaded by the load phase)")
 	fs.IntVar(&cfg.drivers, "n", 1_000_000, "number of drivers")
 	fs.Uint64Var(&seed, "seed", 1, "random seed: same seed, same fleet and request streams")
-	fs.StringVar(&modes, "mode", defaultModes, "comma-separated phases to run in order: load, update, knn[:km], wide[:km], mix")
+	fs.StringVar(&modes, "mode", defaultModes, "comma-separated phases to run in order: load, update, knn[:km], wide[:km], mix, idle[:s] (no requests for s seconds, default 10: where RSS settles)")
 	fs.IntVar(&cfg.conns, "c", 50, "connections per target (closed loop, one request in flight each)")
 	fs.DurationVar(&cfg.duration, "duration", 10*time.Second, "time per phase and target (0: bounded by -requests only)")
 	fs.IntVar(&cfg.requests, "requests", 0, "requests per phase and target (0: bounded by -duration only)")
@@ -151,9 +157,17 @@ func parseModes(s string, cfg config) ([]phaseSpec, error) {
 		name, arg, hasArg := strings.Cut(part, ":")
 		kind, ok := phaseNames[name]
 		if !ok {
-			return nil, fmt.Errorf("-mode: unknown phase %q (want load, update, knn, wide, mix)", name)
+			return nil, fmt.Errorf("-mode: unknown phase %q (want load, update, knn, wide, mix, idle)", name)
 		}
 		ph := phaseSpec{name: part, kind: kind}
+		if kind == phaseIdle {
+			var err error
+			if ph.idle, err = parseIdle(arg, hasArg); err != nil {
+				return nil, fmt.Errorf("-mode: %q: %w", part, err)
+			}
+			phases = append(phases, ph)
+			continue
+		}
 		switch kind {
 		case phaseKNN, phaseMix:
 			ph.radiusKm = cfg.radiusKm
@@ -176,6 +190,18 @@ func parseModes(s string, cfg config) ([]phaseSpec, error) {
 		return nil, errors.New("-mode: no phases given")
 	}
 	return phases, nil
+}
+
+// parseIdle reads an idle phase's seconds, defaultIdle if none is given.
+func parseIdle(arg string, given bool) (time.Duration, error) {
+	if !given {
+		return defaultIdle, nil
+	}
+	sec, err := strconv.ParseFloat(arg, 64)
+	if err != nil || sec <= 0 || sec > 3600 {
+		return 0, errors.New("idle takes a number of seconds, 0 to 3600")
+	}
+	return time.Duration(sec * float64(time.Second)), nil
 }
 
 func (cfg config) validate() error {

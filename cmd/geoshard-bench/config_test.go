@@ -52,6 +52,17 @@ func TestParseFlags(t *testing.T) {
 				t.Errorf("radii %v, want %v", got, want)
 			}
 		}},
+		{name: "idle phases", args: []string{"-mode", "load,wide,idle,idle:2.5"}, check: func(t *testing.T, cfg config) {
+			var got []time.Duration
+			for _, p := range cfg.phases {
+				got = append(got, p.idle)
+			}
+			if want := []time.Duration{0, 0, defaultIdle, 2500 * time.Millisecond}; !slices.Equal(got, want) {
+				t.Errorf("idle times %v, want %v", got, want)
+			}
+		}},
+		{name: "bad idle", args: []string{"-mode", "idle:x"}, wantErr: "seconds"},
+		{name: "negative idle", args: []string{"-mode", "idle:-1"}, wantErr: "seconds"},
 		{name: "unknown phase", args: []string{"-mode", "load,scan"}, wantErr: "unknown phase"},
 		{name: "radius on update", args: []string{"-mode", "update:5"}, wantErr: "takes no radius"},
 		{name: "bad radius", args: []string{"-mode", "knn:-1"}, wantErr: "positive"},

@@ -181,6 +181,8 @@ func commandText(cfg *config, ph phaseSpec) string {
 		return "GEOSEARCH " + cfg.key + " FROMLONLAT lon lat BYRADIUS " + r(ph.radiusKm)
 	case phaseMix:
 		return formatFloat(cfg.mixUpdate*100) + "% update, rest knn at " + r(ph.radiusKm)
+	case phaseIdle:
+		return "no requests for " + ph.idle.String() + " (RSS at its end)"
 	}
 	return ph.name
 }

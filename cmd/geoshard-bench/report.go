@@ -29,7 +29,8 @@ type report struct {
 type phaseReport struct {
 	Phase   string         `json:"phase"`
 	Command string         `json:"command"`
-	Results []targetResult `json:"results"` // one per target, in target order
+	Results []targetResult `json:"results"`        // one per target, in target order
+	Idle    bool           `json:"idle,omitempty"` // no requests: only its RSS counts
 }
 
 // targetResult is one target's figures for one phase. Negative values mean
@@ -120,6 +121,9 @@ func (r *report) print(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "phase\ttarget\tops/s\tp50\tp99\tp999\tsrv-cpu/op\tcli-cpu/op\tres/reply\terrors\t")
 	for _, ph := range r.Phases {
+		if ph.Idle {
+			continue // nothing was sent: see the RSS table
+		}
 		for _, res := range ph.Results {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", ph.Phase, res.Target,
 				fmtRate(res.OpsPerSec), fmtUs(res.P50Us), fmtUs(res.P99Us), fmtUs(res.P999Us),

@@ -73,9 +73,12 @@ func run(ctx context.Context, cfg config, out, progress io.Writer) (*report, err
 	for pi, ph := range cfg.phases {
 		var pr phaseReport
 		var err error
-		if ph.kind == phaseLoad {
+		switch ph.kind {
+		case phaseLoad:
 			pr, err = runLoadPhase(ctx, &cfg, targets, ph, progress)
-		} else {
+		case phaseIdle:
+			pr = runIdlePhase(ctx, &cfg, targets, ph, progress)
+		default:
 			pr, err = runClosedPhase(ctx, &cfg, w, targets, ph, pi, progress)
 		}
 		if err != nil {
@@ -229,6 +232,25 @@ func runLoadPhase(ctx context.Context, cfg *config, targets []*target, ph phaseS
 			t, res.Ops, res.Seconds, res.OpsPerSecOverall, res.Members, res.UsedMemory)
 	}
 	return pr, nil
+}
+
+// runIdlePhase sends nothing for the phase's time, to every target at
+// once: a server's RSS right after a burst of searches holds that burst's
+// garbage and free pages, and what it settles to is what an operator
+// whose searches come in bursts pays.
+func runIdlePhase(ctx context.Context, cfg *config, targets []*target, ph phaseSpec, progress io.Writer) phaseReport {
+	fmt.Fprintf(progress, "  %s: no requests for %v\n", ph.name, ph.idle)
+	select {
+	case <-ctx.Done():
+	case <-time.After(ph.idle):
+	}
+	stats := make([]*phaseStats, len(targets))
+	for i := range stats {
+		stats[i] = newPhaseStats()
+	}
+	pr := buildPhaseReport(cfg, ph, targets, stats)
+	pr.Idle = true
+	return pr
 }
 
 // recordRSS reads every target's RSS at the end of a phase and its growth

@@ -167,3 +167,25 @@ func geopos(c *client, key, member string) ([2]float64, error) {
 	}
 	return pos, nil
 }
+
+// TestIdlePhaseReportsRSS: an idle phase sends nothing, waits its time,
+// and reports only RSS, in the RSS table and not the rate table.
+func TestIdlePhaseReportsRSS(t *testing.T) {
+	addr := startRedis(t)
+	start := time.Now()
+	rep, out := runTool(t, "-quick", "-n", "2000", "-target", addr, "-c", "4", "-mode", "load,idle:0.5")
+	if took := time.Since(start); took < 500*time.Millisecond {
+		t.Errorf("run with idle:0.5 took %v", took)
+	}
+	if len(rep.Phases) != 2 || !rep.Phases[1].Idle {
+		t.Fatalf("phases %+v, want load and an idle one", rep.Phases)
+	}
+	idle := rep.Phases[1].Results[0]
+	if idle.Ops != 0 || idle.RSS <= 0 || idle.RSSPerDriver <= 0 {
+		t.Errorf("idle phase: ops %d RSS %d RSS/driver %v, want no ops and an RSS reading", idle.Ops, idle.RSS, idle.RSSPerDriver)
+	}
+	rateTable, rssTable, _ := strings.Cut(out, "RSS growth per driver")
+	if strings.Contains(rateTable, "idle") || !strings.Contains(rssTable, "idle:0.5") {
+		t.Errorf("idle phase should be in the RSS table only:\n%s", out)
+	}
+}

@@ -25,7 +25,7 @@ func main() {
 	}
 	// The collector's pace is the process's, so main sets it, not the
 	// server (tests run many servers in one process).
-	go server.PaceGC(context.Background(), opts.GCPercent)
+	go server.PaceGC(context.Background(), opts.GCPace())
 	log := server.NewLogger(os.Stderr, opts)
 	slog.SetDefault(log) // what packages without a logger of their own report goes the same way
 	srv, err := server.New(opts, log)
