@@ -19,7 +19,7 @@ func (s *Shard) ValuesHash(k Key, members []string, hs []uint64, fn func(i int, 
 			fn(i, Value{}, false)
 			continue
 		}
-		it := &st.items[at]
+		it := st.items.at(at)
 		fn(i, Value{it.score, it.stamp}, true)
 	}
 }
