@@ -141,9 +141,11 @@ func (e *Engine) find(src shard.Key, a *searchArgs) []shard.Hit {
 	q := geo.NewSearch(a.lon, a.lat, a.shape)
 	q.NeedDist = a.sort != sortNone || a.withDist || a.storeDist
 	if a.count > 0 && !a.any && a.sort == sortAsc && !a.shape.Box {
-		if res, exact := e.Router().Nearest(src, q, int(a.count)); exact {
+		res, exact := e.Router().NearestInto(e.hits.get(), src, q, int(a.count))
+		if exact {
 			return res.Hits
 		}
+		e.hits.put(res.Hits)
 	}
 	limit := 0
 	if a.any {

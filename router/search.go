@@ -264,8 +264,15 @@ const (
 // its per-shard counts (holders.go) show empty: a third of them for
 // 10,000 members on 10,000 areas.
 func (r *Router) asked(g *geoKey, q *geo.Search) ([]shard.ID, heldMark) {
+	return r.askedIn(g, q, nil)
+}
+
+// askedIn is asked appending the shards q touches to buf[:0], which the
+// caller may keep on its stack: a nearest search then makes no garbage
+// for them.
+func (r *Router) askedIn(g *geoKey, q *geo.Search, buf []shard.ID) ([]shard.ID, heldMark) {
 	if r.cl != nil || g == nil || r.regions.Len() <= fineMap {
-		return r.touching(q), heldMark{}
+		return r.touchingIn(q, buf), heldMark{}
 	}
 	if g.entries.Load() <= smallKey {
 		if ids, ok, mark := r.holding(g); ok {
@@ -273,7 +280,7 @@ func (r *Router) asked(g *geoKey, q *geo.Search) ([]shard.ID, heldMark) {
 		}
 	}
 	// A bigger key: of the shards q touches, those that hold some of it.
-	return r.heldOnly(g, r.touching(q))
+	return r.heldOnly(g, r.touchingIn(q, buf))
 }
 
 // holding lists the shards that hold g's members (read only), false once
@@ -314,8 +321,13 @@ func (r *Router) holdingNow(g *geoKey) ([]shard.ID, bool) {
 // touching returns the shards that can hold a hit of q: those whose area,
 // expanded by the hysteresis margin, meets the search's bounds.
 func (r *Router) touching(q *geo.Search) []shard.ID {
-	var rects [4]geo.Rect
 	var buf [8]shard.ID
+	return r.touchingIn(q, buf[:0])
+}
+
+// touchingIn is touching appending to buf[:0].
+func (r *Router) touchingIn(q *geo.Search, buf []shard.ID) []shard.ID {
+	var rects [4]geo.Rect
 	ids := buf[:0]
 	bounds := q.Bounds(rects[:0])
 	for _, rect := range bounds {
