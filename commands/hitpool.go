@@ -16,20 +16,24 @@ type hitPool struct{ p sync.Pool }
 // whole continent is not worth holding on to between searches.
 const maxPooledHits = 1 << 18
 
-func (h *hitPool) get() []shard.Hit {
+// get lends a slice in a box; the box goes back with put, so that
+// putting it back costs no allocation (a slice put in a sync.Pool
+// unboxed is boxed anew every time: 24 B of garbage a search).
+func (h *hitPool) get() *[]shard.Hit {
 	if b, ok := h.p.Get().(*[]shard.Hit); ok {
-		return *b
+		return b
 	}
-	return nil
+	return new([]shard.Hit)
 }
 
-// put takes a slice back once its reply is written. Its hits are cleared
-// so that the pool does not keep members' names alive.
-func (h *hitPool) put(hits []shard.Hit) {
-	if cap(hits) == 0 || cap(hits) > maxPooledHits {
-		return
+// put takes a slice back once its reply is written. The hits the search
+// put in it are cleared so that the pool does not keep members' names
+// alive.
+func (h *hitPool) put(b *[]shard.Hit) {
+	if cap(*b) > maxPooledHits {
+		*b = nil
 	}
-	clear(hits)
-	hits = hits[:0]
-	h.p.Put(&hits)
+	clear(*b)
+	*b = (*b)[:0]
+	h.p.Put(b)
 }

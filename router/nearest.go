@@ -134,6 +134,8 @@ func nearestTop(res Result, n int, partial bool) (Result, bool) {
 			return Result{}, false
 		}
 	}
+	// The hits past n stay in a slice a caller may pool: drop their names.
+	clear(hits[n:])
 	res.Hits = hits[:n]
 	return res, true
 }

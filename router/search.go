@@ -33,7 +33,8 @@ func (r *Router) SearchInto(dst []shard.Hit, k shard.Key, q *geo.Search, limit i
 	if g == nil && r.cl == nil {
 		return Result{Hits: dst}
 	}
-	ids, mark := r.asked(g, q)
+	var idBuf [8]shard.ID
+	ids, mark := r.askedIn(g, q, idBuf[:0])
 	cut := r.minStamp(g, now())
 	if r.fromOwners(g, len(ids)) {
 		r.stats.countFanOut(0) // no shard asked
@@ -73,6 +74,13 @@ func (r *Router) askShards(ids []shard.ID, dst []shard.Hit, k shard.Key, q *geo.
 		r.wait(id)
 		return Result{Hits: r.shards[id].SearchCells(k, q, plan.mask(r.regions, id), cut, limit, dst), Shards: 1}
 	}
+	return r.askFan(ids, dst, k, q, *plan, cut, limit)
+}
+
+// askFan is askShards through fanOut. The plan is a copy: the closure the
+// fan-out keeps goes to the heap with what it captures, and the caller's
+// plan stays on its stack (issue 10: a search's garbage).
+func (r *Router) askFan(ids []shard.ID, dst []shard.Hit, k shard.Key, q *geo.Search, plan cellPlan, cut int64, limit int) Result {
 	return r.fanOut(ids, dst, func(ctx context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error) {
 		if r.cl == nil {
 			return r.shards[id].SearchCells(k, q, plan.mask(r.regions, id), cut, limit, dst), nil
