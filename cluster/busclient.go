@@ -50,6 +50,10 @@ type busClient struct {
 	mu     sync.Mutex
 	idle   []*busConn // most recently used last
 	closed bool
+
+	pmu         sync.Mutex
+	pipe        *pipe // the small calls' shared connection (buspipe.go)
+	pipelineOff bool  // tests: no shared connection (NodeConfig.pipelineOff)
 }
 
 // busConn is one connection with the buffers its calls reuse.
@@ -68,6 +72,17 @@ func newBusClient(addr string, timeout time.Duration, tc *tls.Config) *busClient
 // returns its reply as go-redis did: string, int64, []any or nil; an
 // error reply is the error (resp.ReplyError).
 func (c *busClient) do(ctx context.Context, args ...any) (any, error) {
+	if len(args) > 1 && !c.pipelineOff {
+		if sub, ok := args[1].(string); ok && pipelined(sub) {
+			p, err := c.pipelined(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if v, err := p.call(ctx, deadline(ctx, c.timeout), args); err != errPipeFull {
+				return v, err
+			}
+		}
+	}
 	select {
 	case c.slots <- struct{}{}:
 	default:
@@ -108,6 +123,31 @@ func (c *busClient) waitSlot(ctx context.Context) error {
 	case <-t.C:
 		return errPoolTimeout
 	}
+}
+
+// pipelined returns the shared connection, dialing a new one when it
+// failed or sat idle for busIdle/2.
+func (c *busClient) pipelined(ctx context.Context) (*pipe, error) {
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	if c.pipe != nil && c.pipe.usable() {
+		return c.pipe, nil
+	}
+	if c.pipe != nil {
+		c.pipe.fail(errPipeBroken)
+	}
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return nil, errClientClosed
+	}
+	bc, err := c.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.pipe = newPipe(bc.nc)
+	return c.pipe, nil
 }
 
 // conn takes the most recently used idle connection, or dials one.
@@ -183,6 +223,11 @@ func (c *busClient) close() {
 	c.closed = true
 	c.mu.Unlock()
 	c.dropIdle()
+	c.pmu.Lock()
+	if c.pipe != nil {
+		c.pipe.fail(errClientClosed)
+	}
+	c.pmu.Unlock()
 }
 
 // dropIdle closes the idle connections, so the next call dials.

@@ -46,6 +46,10 @@ type NodeConfig struct {
 	fillPause   func(shard string) // tests: runs between a fill's copy and its merge
 	servePause  func(name string)  // tests: runs between an internal command's admission and its work
 	rejoinPause func()             // tests: runs before registering again after the session ended
+	// tests: small calls to peers on pooled connections too, not one
+	// pipelined connection, so that several can wait in a peer's
+	// servePause at once (buspipe.go)
+	pipelineOff bool
 }
 
 // Node is this process's membership in a cluster: it keeps its lease

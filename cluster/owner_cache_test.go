@@ -106,14 +106,18 @@ func startReplicated(t testing.TB, endpoint string, ids ...string) map[string]*N
 	return nodes
 }
 
-// startReplicaNode starts one node with one replica per shard; pause, if
-// set, runs between each of its fills' copy and merge.
-func startReplicaNode(t testing.TB, endpoint, id string, i int, pause func(string)) *Node {
+// startReplicaNode starts one node with one replica per shard; set, if
+// given, adds the hooks a test needs to its config.
+func startReplicaNode(t testing.TB, endpoint, id string, i int, set func(*NodeConfig)) *Node {
 	t.Helper()
 	r := router.New(router.Config{PositionTTL: time.Minute})
-	n, err := StartNode(r, NodeConfig{Endpoints: []string{endpoint}, Cluster: "t", ID: id,
+	cfg := NodeConfig{Endpoints: []string{endpoint}, Cluster: "t", ID: id,
 		Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i), Password: "pw", Replicas: 1,
-		LeaseTTL: 2 * time.Second, Rebalance: 100 * time.Millisecond, fillPause: pause})
+		LeaseTTL: 2 * time.Second, Rebalance: 100 * time.Millisecond}
+	if set != nil {
+		set(&cfg)
+	}
+	n, err := StartNode(r, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func (p *peer) do(ctx context.Context, pass string, ver int64, name string, args
 	full = append(full, parent, sub, pass, itoa(ver))
 	full = append(full, args...)
 	v, err := p.c.do(ctx, full...)
-	if brokenConn(err) && ctx.Err() == nil {
+	if (brokenConn(err) || errors.Is(err, errPipeBroken)) && ctx.Err() == nil {
 		// A pooled connection the peer closed (or that broke) fails
 		// without the peer having done anything; every internal command
 		// is idempotent, so it goes once more, on a fresh connection

@@ -40,7 +40,7 @@ func TestFillAfterKeyDrop(t *testing.T) {
 		}
 	}
 	paused, release := make(chan string, 1), make(chan struct{})
-	nodes["c"] = startReplicaNode(t, etcd.Endpoint, "c", 2, func(name string) {
+	pause := func(name string) {
 		if !has[name] {
 			return
 		}
@@ -49,7 +49,8 @@ func TestFillAfterKeyDrop(t *testing.T) {
 		default:
 		}
 		<-release
-	})
+	}
+	nodes["c"] = startReplicaNode(t, etcd.Endpoint, "c", 2, func(c *NodeConfig) { c.fillPause = pause })
 	select {
 	case name := <-paused:
 		t.Logf("c copied %s; dropping %s before it merges the copy", name, dropped.Name)

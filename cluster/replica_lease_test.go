@@ -141,15 +141,7 @@ func TestReplicaLeaseLapse(t *testing.T) {
 // session runs rejoin first.
 func startLapsingNode(t testing.TB, endpoint, id string, i int, rejoin func()) *Node {
 	t.Helper()
-	r := router.New(router.Config{PositionTTL: time.Minute})
-	n, err := StartNode(r, NodeConfig{Endpoints: []string{endpoint}, Cluster: "t", ID: id,
-		Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i), Password: "pw", Replicas: 1,
-		LeaseTTL: 2 * time.Second, Rebalance: 100 * time.Millisecond, rejoinPause: rejoin})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(n.Close)
-	return n
+	return startReplicaNode(t, endpoint, id, i, func(c *NodeConfig) { c.rejoinPause = rejoin })
 }
 
 // revokeLease ends node id's lease behind its back, as a lapse does.

@@ -165,16 +165,11 @@ func checkReplicasHold[W any](t *testing.T, nodes map[string]*Node, k shard.Key,
 // that long.
 func startHookedNode(t testing.TB, endpoint, id string, i int, fill, serve func(string)) *Node {
 	t.Helper()
-	r := router.New(router.Config{PositionTTL: time.Minute})
-	n, err := StartNode(r, NodeConfig{Endpoints: []string{endpoint}, Cluster: "t", ID: id,
-		Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i), Password: "pw", Replicas: 1,
-		LeaseTTL: 2 * time.Second, Rebalance: 100 * time.Millisecond, fillPause: fill, servePause: serve,
-		CallTimeout: 20 * time.Second}) // the writes wait in a's PUT for seconds
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(n.Close)
-	return n
+	return startReplicaNode(t, endpoint, id, i, func(c *NodeConfig) {
+		c.fillPause, c.servePause = fill, serve
+		c.CallTimeout = 20 * time.Second // the writes wait in a's PUT for seconds
+		c.pipelineOff = true             // and several at once (buspipe.go)
+	})
 }
 
 // checkCopied checks that node n, which copied shard id while writes of

@@ -141,6 +141,7 @@ func (n *Node) swapTable() {
 				p.close()
 			}
 			p = newPeer(id, addr, n.cfg.CallTimeout, n.cfg.PeerTLS)
+			p.c.pipelineOff = n.cfg.pipelineOff
 			n.peers[id] = p
 		}
 		live[id] = p

@@ -1,0 +1,71 @@
+package cluster
+
+import (
+	"fmt"
+	"os"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"geoshard/cluster/etcdtest"
+	"geoshard/geo"
+	"geoshard/router"
+	"geoshard/shard"
+)
+
+// BenchmarkNonOwnerReads reads scores of Amsterdam drivers from 16
+// goroutines through a node that does not own their shard: concurrent
+// small calls to one peer, which share one pipelined connection
+// (buspipe.go); GEOSHARD_BENCH_PIPELINE_OFF=1 gives each its own pooled
+// connection, as before. go test ./cluster -run X -bench NonOwnerReads
+func BenchmarkNonOwnerReads(b *testing.B) {
+	etcd := etcdtest.Start(b)
+	nodes := map[string]*Node{}
+	for i, id := range []string{"a", "b", "c"} {
+		n, err := StartNode(router.New(router.Config{PositionTTL: time.Minute}), NodeConfig{
+			Endpoints: []string{etcd.Endpoint}, Cluster: "t", ID: id, Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i),
+			Password: "pw", LeaseTTL: 5 * time.Second, Rebalance: 100 * time.Millisecond,
+			pipelineOff: os.Getenv("GEOSHARD_BENCH_PIPELINE_OFF") != ""})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(n.Close)
+		nodes[id] = n
+	}
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if s := nodes["b"].Status(); s.Members == 3 && s.DownShards == 0 && s.LocalShards > 0 {
+			break
+		} else if time.Now().After(deadline) {
+			b.Fatalf("nodes did not settle: %+v", s)
+		}
+	}
+	time.Sleep(time.Second) // rebalancing steps
+	members, scores := benchDrivers()
+	key := shard.Key{Name: "drivers"}
+	for i := 0; i < len(members); i += 500 {
+		if _, _, err := nodes["a"].r.TryAddMany(key, members[i:i+500], scores[i:i+500], router.AddFlags{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	via := "a"
+	for _, id := range []string{"a", "b", "c"} {
+		if !nodes[id].Table().Local(nodes[id].r.Regions().Locate(geo.Decode(scores[0]))) {
+			via = id
+		}
+	}
+	r := nodes[via].r
+	var next atomic.Int64
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	b.SetParallelism(8) // 16 goroutines on 2 cores
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := int(next.Add(1)) % len(members)
+			if _, ok := r.Score(key, members[i]); !ok {
+				b.Errorf("no score for %s", members[i])
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-us/op")
+}
