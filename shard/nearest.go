@@ -68,14 +68,18 @@ type walker struct {
 	far   maxHeap
 }
 
-// maxPooledSteps bounds the queue a pooled walker keeps: a walk through a
-// dense continent-wide circle is not worth holding on to.
-const maxPooledSteps = 1 << 14
+// maxPooled bounds the queue and heap a pooled walker keeps: a walk
+// through a dense continent-wide circle, or a COUNT of 65,536, is not
+// worth holding on to.
+const maxPooled = 1 << 14
 
 func (s *Shard) walker() *walker {
 	if w, ok := s.walks.Get().(*walker); ok {
-		if cap(w.steps) > maxPooledSteps {
+		if cap(w.steps) > maxPooled {
 			w.steps = nil
+		}
+		if cap(w.far) > maxPooled {
+			w.far = nil
 		}
 		return w
 	}
