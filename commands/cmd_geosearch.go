@@ -123,9 +123,9 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 	}
 	var hits []shard.Hit
 	if !(flags&byMember != 0 && a.shape.Unit == 0) { // BYMEMBER on a missing key found nothing
-		buf := e.hits.get()
+		var buf *[]shard.Hit
+		hits, buf = e.find(src, &a, e.hits.get())
 		defer e.hits.put(buf)
-		hits = e.find(src, &a, buf)
 	}
 	if a.storeKey != nil {
 		e.store(c, a.storeKey, hits, a.storeDist, a.shape.Unit)
@@ -138,20 +138,23 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 // of a radius search come from a nearest-first walk, which is exact unless
 // distances tie; otherwise every hit is collected in Redis's discovery
 // order and sorted with Redis's own algorithms. The hits go into *buf
-// (the hit pool's), which keeps all of them for the pool to clear.
-func (e *Engine) find(src shard.Key, a *searchArgs, buf *[]shard.Hit) []shard.Hit {
+// (the hit pool's), which keeps all of them for the pool to clear; a full
+// search may swap buf for a bigger one, the box to give back.
+func (e *Engine) find(src shard.Key, a *searchArgs, buf *[]shard.Hit) ([]shard.Hit, *[]shard.Hit) {
 	q := geo.NewSearch(a.lon, a.lat, a.shape)
 	q.NeedDist = a.sort != sortNone || a.withDist || a.storeDist
 	if a.count > 0 && !a.any && a.sort == sortAsc && !a.shape.Box {
 		res, exact := e.Router().NearestInto(*buf, src, q, int(a.count))
 		*buf = res.Hits
 		if exact {
-			return res.Hits
+			return res.Hits, buf
 		}
 	}
 	limit := 0
 	if a.any {
 		limit = int(a.count)
+	} else {
+		buf = e.hits.grow(buf)
 	}
 	hits := e.Router().SearchInto((*buf)[:0], src, q, limit).Hits
 	*buf = hits
@@ -167,7 +170,7 @@ func (e *Engine) find(src shard.Key, a *searchArgs, buf *[]shard.Hit) []shard.Hi
 	default:
 		geo.SortTop(hits, n, dist, a.sort == sortDesc)
 	}
-	return hits[:n]
+	return hits[:n], buf
 }
 
 // parseRadius reads "radius unit".

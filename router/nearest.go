@@ -74,7 +74,12 @@ func (r *Router) NearestInto(dst []shard.Hit, k shard.Key, q *geo.Search, n int)
 		// search asks it.
 		return Result{Hits: dst}, false
 	}
-	return nearestTop(res, n, partial)
+	top, exact := nearestTop(res, n, partial)
+	if !exact {
+		// The slice the walk may have grown goes back to the caller.
+		return Result{Hits: res.Hits[:0]}, false
+	}
+	return top, true
 }
 
 // nearestFan asks every shard of ids, local or remote, for its n+1
