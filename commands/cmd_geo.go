@@ -138,10 +138,16 @@ func (e *Engine) eachMember(c *Client, args [][]byte, missing func(), found func
 // up answers -TRYAGAIN for the command instead of a nil in the array.
 func (e *Engine) eachScore(c *Client, k shard.Key, members [][]byte, missing func(), found func(score float64)) {
 	if !e.Router().Clustered() {
+		// One read of each shard for all its members (Router.Scores).
+		names := make([]string, len(members))
+		for i, m := range members {
+			names[i] = string(m)
+		}
+		scores, oks := e.Router().Scores(k, names)
 		c.W.Array(len(members))
-		for _, m := range members {
-			if score, ok := e.Router().Score(k, string(m)); ok {
-				found(score)
+		for i := range members {
+			if oks[i] {
+				found(scores[i])
 			} else {
 				missing()
 			}

@@ -61,7 +61,7 @@ func (r *Router) ranged(k shard.Key, min, max Bound, rev bool, offset, count int
 		if len(out) > need {
 			out = out[:need]
 		}
-		if len(out) >= need || !short || err != nil {
+		if !short || err != nil {
 			if offset >= len(out) {
 				return nil, err
 			}
@@ -80,14 +80,29 @@ func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want 
 		all, truncated, err := r.scanCluster(k, min, max, rev, cut, want)
 		return sortMembers(all, rev), truncated && len(all) < want, err
 	}
-	ids := make([]shard.ID, len(r.shards))
-	for i := range ids {
-		ids[i] = shard.ID(i)
+	// A shard cut short gives its first want copies; once old copies (a
+	// lost delete, a move half seen) are dropped from them, members past
+	// the cut could sort before the others' and must be read.
+	var all []shard.Entry
+	byName := r.dedupeByName(g)
+	truncated := false
+	for i := range r.shards {
+		es, tr := r.scanLocal([]shard.ID{shard.ID(i)}, k, min, max, rev, cut, want)
+		if !byName {
+			// A shard at a time: currentIn checks each copy against the
+			// shard it came from.
+			es = r.currentIn(g, shard.ID(i), es)
+			short = short || (tr && len(es) < want)
+		}
+		truncated = truncated || tr
+		all = append(all, es...)
 	}
-	all, truncated := r.scanLocal(ids, k, min, max, rev, cut, want)
-	all = r.current(g, all)
-	out = sortMembers(all, rev)
-	return out, truncated && len(out) < want, nil
+	if byName {
+		var dropped bool
+		all, dropped = newestCopies(all)
+		short = truncated && dropped
+	}
+	return sortMembers(all, rev), short, nil
 }
 
 // sortMembers puts copies in sorted-set order (reversed with rev).
@@ -104,17 +119,6 @@ func sortMembers(all []shard.Entry, rev bool) []Member {
 		out[i] = Member{e.Member, e.Score}
 	}
 	return out
-}
-
-// current keeps, of each member, only the copy the router placed last.
-func (r *Router) current(g *geoKey, es []shard.Entry) []shard.Entry {
-	return slices.DeleteFunc(es, func(e shard.Entry) bool {
-		st := r.stripe(g, e.Member)
-		st.mu.Lock()
-		s, ok := st.owner.get(e.Member)
-		st.mu.Unlock()
-		return !ok || s.stamp != e.Stamp
-	})
 }
 
 // Rank returns how many members sort before the member (after it, with
@@ -142,8 +146,10 @@ func (r *Router) TryRank(k shard.Key, member string, rev bool) (int, bool, error
 	}
 	g := r.key(k, false)
 	cut := r.minStamp(g, now())
+	n := 0
 	var all []shard.Entry
-	for _, s := range r.shards {
+	byName := r.dedupeByName(g)
+	for i, s := range r.shards {
 		if rev {
 			s.Descend(k, math.Inf(1), cut, func(e shard.Entry) bool {
 				if e.Score < score || (e.Score == score && e.Member <= member) {
@@ -161,6 +167,15 @@ func (r *Router) TryRank(k shard.Key, member string, rev bool) (int, bool, error
 				return true
 			})
 		}
+		if byName {
+			continue
+		}
+		n += len(r.currentIn(g, shard.ID(i), all))
+		all = all[:0]
 	}
-	return len(r.current(g, all)), true, nil
+	if byName {
+		all, _ = newestCopies(all)
+		n = len(all)
+	}
+	return n, true, nil
 }

@@ -1,9 +1,6 @@
 package shard
 
-import (
-	"slices"
-	"sync"
-)
+import "sync"
 
 // Load adds many copies at once, as Put would one by one, but several
 // times faster into a key this shard does not hold yet: the slab is
@@ -40,18 +37,18 @@ func (s *set) load(n int, entry func(i int) Entry) {
 		}
 		return
 	}
-	s.items = slices.Grow(s.items[:0], n)
+	s.items.reset()
+	s.items.reserve(n)
 	s.free = s.free[:0]
 	refs := make([]ref, n)
 	for at := range n {
 		e := entry(at)
-		s.items = append(s.items, item{name: s.names.Add(e.Member), score: e.Score, stamp: e.Stamp})
-		refs[at] = mkref(e.Score, uint32(at))
+		refs[at] = mkref(e.Score, s.items.push(item{name: s.names.Add(e.Member), score: e.Score, stamp: e.Stamp}))
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		s.byName.reserve(len(s.items))
-		for at := range s.items {
+		s.byName.reserve(s.items.len())
+		for at := range s.items.len() {
 			s.byName.insert(uint32(at))
 		}
 	})

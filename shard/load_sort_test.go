@@ -41,7 +41,7 @@ func TestSortRefs(t *testing.T) {
 			for i := range tc.n {
 				score := tc.score(i)
 				name := "m" + strconv.Itoa(rng.IntN(1<<30)) + "." + strconv.Itoa(i) // unique
-				s.items = append(s.items, item{name: s.names.Add(name), score: score})
+				s.items.push(item{name: s.names.Add(name), score: score})
 				refs[i] = mkref(score, uint32(i))
 			}
 			want := slices.Clone(refs)

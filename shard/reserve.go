@@ -14,8 +14,6 @@ func (s *Shard) Reserve(k Key, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.setFor(k)
-	if free := cap(st.items) - len(st.items); free < n {
-		st.items = append(make([]item, 0, len(st.items)+n), st.items...)
-	}
+	st.items.reserve(n)
 	st.byName.reserve(n)
 }

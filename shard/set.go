@@ -25,7 +25,7 @@ func (s *set) entry(it *item) Entry {
 
 // name returns the member at a slab slot ("" for a free one).
 func (s *set) name(at uint32) string {
-	if n := s.items[at].name; !n.None() {
+	if n := s.items.at(at).name; !n.None() {
 		return s.names.Get(n)
 	}
 	return ""
@@ -55,7 +55,7 @@ const probe = math.MaxUint32
 
 // set holds one geo key's members that live in one shard.
 type set struct {
-	items   []item
+	items   slab
 	free    []uint32 // slab slots to reuse
 	names   Names
 	byName  nameIndex
@@ -87,12 +87,12 @@ func (s *set) get(member string) (*item, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &s.items[at], true
+	return s.items.at(at), true
 }
 
 func (s *set) put(e Entry) (old Entry, existed bool) {
 	if at, ok := s.byName.find(e.Member); ok {
-		old = s.entry(&s.items[at])
+		old = s.entry(s.items.at(at))
 		s.move(at, e)
 		return old, true
 	}
@@ -104,7 +104,7 @@ func (s *set) put(e Entry) (old Entry, existed bool) {
 // seen): while the slot still holds the member the name index is not
 // consulted. It returns whether the member was there and its slot plus one.
 func (s *set) putAt(e Entry, hint uint32) (existed bool, next uint32) {
-	if hint != 0 && int(hint) <= len(s.items) && !s.items[hint-1].name.None() && s.name(hint-1) == e.Member {
+	if hint != 0 && hint <= s.items.n && !s.items.at(hint-1).name.None() && s.name(hint-1) == e.Member {
 		s.move(hint-1, e)
 		return true, hint
 	}
@@ -128,11 +128,11 @@ func (s *set) putHash(e Entry, h uint64) bool {
 
 // move rewrites the item at a slot with e's score and stamp.
 func (s *set) move(at uint32, e Entry) {
-	it := &s.items[at]
+	it := s.items.at(at) // once: each lookup goes through the chunk list
 	if it.score != e.Score {
-		s.unindex(at)
+		s.byScore.Delete(mkref(it.score, at))
 		it.score = e.Score
-		s.index(at)
+		s.byScore.Set(mkref(it.score, at))
 	}
 	it.stamp = e.Stamp
 }
@@ -147,18 +147,17 @@ func (s *set) insertHash(e Entry, h uint64) uint32 {
 		at = s.free[n-1]
 		s.free = s.free[:n-1]
 	} else {
-		at = uint32(len(s.items))
-		s.items = append(s.items, item{})
+		at = s.items.push(item{})
 	}
-	s.items[at] = item{name: s.names.Add(e.Member), score: e.Score, stamp: e.Stamp}
+	*s.items.at(at) = item{name: s.names.Add(e.Member), score: e.Score, stamp: e.Stamp}
 	s.byName.insertHash(at, h)
 	s.index(at)
 	return at
 }
 
-func (s *set) index(at uint32) { s.byScore.Set(mkref(s.items[at].score, at)) }
+func (s *set) index(at uint32) { s.byScore.Set(mkref(s.items.at(at).score, at)) }
 
-func (s *set) unindex(at uint32) { s.byScore.Delete(mkref(s.items[at].score, at)) }
+func (s *set) unindex(at uint32) { s.byScore.Delete(mkref(s.items.at(at).score, at)) }
 
 func (s *set) delete(member string) (Entry, bool) {
 	at, ok := s.byName.find(member)
@@ -170,11 +169,12 @@ func (s *set) delete(member string) (Entry, bool) {
 
 // deleteAt removes the member at slab slot at and returns its copy.
 func (s *set) deleteAt(at uint32) Entry {
-	e := s.entry(&s.items[at])
+	e := s.entry(s.items.at(at))
 	s.unindex(at)
 	s.byName.remove(at)
-	s.names.Free(s.items[at].name)
-	s.items[at] = item{name: NoName()}
+	it := s.items.at(at)
+	s.names.Free(it.name)
+	*it = item{name: NoName()}
 	s.free = append(s.free, at)
 	if s.names.Wasteful() {
 		s.compact()
@@ -186,9 +186,11 @@ func (s *set) deleteAt(at uint32) Entry {
 // bytes of deleted ones. Strings handed out before keep the old chunks.
 func (s *set) compact() {
 	var fresh Names
-	for i := range s.items {
-		if it := &s.items[i]; !it.name.None() {
-			it.name = fresh.Add(s.names.Get(it.name))
+	for _, ch := range s.items.chunks {
+		for i := range ch {
+			if it := &ch[i]; !it.name.None() {
+				it.name = fresh.Add(s.names.Get(it.name))
+			}
 		}
 	}
 	s.names = fresh
@@ -197,13 +199,15 @@ func (s *set) compact() {
 // ascend calls fn for every item with score >= min, in sorted-set order,
 // until fn returns false.
 func (s *set) ascend(min float64, fn func(*item) bool) {
-	s.byScore.Ascend(mkref(min, probe), func(r ref) bool { return fn(&s.items[r.at]) })
+	items := s.items.chunks
+	s.byScore.Ascend(mkref(min, probe), func(r ref) bool { return fn(items.at(r.at)) })
 }
 
 // descend calls fn for every item with score <= max, in reverse sorted-set
 // order, until fn returns false.
 func (s *set) descend(max float64, fn func(*item) bool) {
-	visit := func(r ref) bool { return r.score() > max || fn(&s.items[r.at]) }
+	items := s.items.chunks
+	visit := func(r ref) bool { return r.score() > max || fn(items.at(r.at)) }
 	if math.IsInf(max, 1) {
 		s.byScore.Reverse(visit)
 		return
@@ -256,20 +260,13 @@ func (s *set) scan(q *geo.Search, lo, hi float64, depth int, fn func(r ref, insi
 		}
 		return true
 	}
-	more := true
-	s.byScore.Ascend(mkref(lo, probe), func(r ref) bool {
-		if r.score() >= hi {
-			return false
-		}
-		more = fn(r, class == geo.Inside)
-		return more
-	})
-	return more
+	return s.scanRange(lo, hi, class == geo.Inside, fn)
 }
 
 // each calls fn for every item, in no particular order.
 func (s *set) each(fn func(*item) bool) {
-	s.byScore.Scan(func(r ref) bool { return fn(&s.items[r.at]) })
+	items := s.items.chunks
+	s.byScore.Scan(func(r ref) bool { return fn(items.at(r.at)) })
 }
 
 // firstRefs fills buf with the first members whose scores lie in [lo, hi),

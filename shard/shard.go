@@ -115,7 +115,7 @@ func (s *Shard) DeleteHash(k Key, member string, notAfter int64, h uint64) (Entr
 		return Entry{}, false
 	}
 	at, ok := st.byName.findHash(member, h)
-	if !ok || st.items[at].stamp > notAfter {
+	if !ok || st.items.at(at).stamp > notAfter {
 		return Entry{}, false
 	}
 	e := st.deleteAt(at)
@@ -155,6 +155,7 @@ func (s *Shard) SearchCells(k Key, q *geo.Search, mask CellMask, minStamp int64,
 		return dst
 	}
 	found := 0
+	items := st.items.chunks // read through a local: see slots
 	for i, c := range q.Cells {
 		if limit > 0 && found >= limit {
 			break
@@ -175,7 +176,7 @@ func (s *Shard) SearchCells(k Key, q *geo.Search, mask CellMask, minStamp int64,
 					return true
 				}
 			}
-			it := &st.items[r.at]
+			it := items.at(r.at)
 			if it.stamp < minStamp {
 				return true
 			}

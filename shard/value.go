@@ -20,7 +20,7 @@ func (s *Shard) ValueHash(k Key, member string, h uint64) (Value, bool) {
 	if !ok {
 		return Value{}, false
 	}
-	it := &st.items[at]
+	it := st.items.at(at)
 	return Value{it.score, it.stamp}, true
 }
 
@@ -32,7 +32,7 @@ func (s *Shard) PutHashPrev(k Key, e Entry, h uint64) (prev Value, existed bool)
 	defer s.mu.Unlock()
 	st := s.setFor(k)
 	if at, ok := st.byName.findHash(e.Member, h); ok {
-		it := &st.items[at]
+		it := st.items.at(at)
 		prev = Value{it.score, it.stamp}
 		st.move(at, e)
 		return prev, true
@@ -53,13 +53,15 @@ func (s *Shard) EachValue(k Key, minStamp int64, fn func(member string, v Value)
 	if st == nil {
 		return true
 	}
-	for i := range st.items {
-		it := &st.items[i]
-		if it.name.None() || it.stamp < minStamp {
-			continue
-		}
-		if !fn(st.names.Get(it.name), Value{it.score, it.stamp}) {
-			return false
+	for _, ch := range st.items.chunks {
+		for i := range ch {
+			it := &ch[i]
+			if it.name.None() || it.stamp < minStamp {
+				continue
+			}
+			if !fn(st.names.Get(it.name), Value{it.score, it.stamp}) {
+				return false
+			}
 		}
 	}
 	return true
@@ -76,11 +78,11 @@ func (s *Shard) Scores(k Key, from int, dst []float64) ([]float64, int) {
 	if st == nil {
 		return dst, -1
 	}
-	for i := from; i < len(st.items); i++ {
+	for i := from; i < st.items.len(); i++ {
 		if len(dst) == cap(dst) {
 			return dst, i
 		}
-		if it := &st.items[i]; !it.name.None() {
+		if it := st.items.at(uint32(i)); !it.name.None() {
 			dst = append(dst, it.score)
 		}
 	}

@@ -86,10 +86,11 @@ func (s *set) nearbyIn(buf *walk, lon, lat float64, fn func(it *item, bound floa
 		w.push(step{bound: near.Bound(geo.CellRect(start, geo.Step)), start: start, level: geo.Step})
 	}
 	var refs [leafMembers + 1]ref
+	items := s.items.chunks
 	for len(w) > 0 {
 		st := w.pop()
 		if st.level < 0 {
-			if !fn(&s.items[st.at], st.bound) {
+			if !fn(items.at(st.at), st.bound) {
 				return
 			}
 			continue
@@ -97,6 +98,9 @@ func (s *set) nearbyIn(buf *walk, lon, lat float64, fn func(it *item, bound floa
 		lo, hi := float64(st.start), float64(st.start+1<<(2*uint(st.level)))
 		n := s.firstRefs(lo, hi, refs[:])
 		if n <= leafMembers || st.level == 0 {
+			// Their items are read when popped: touched now, their cache
+			// misses overlap (see scanRange).
+			touch(items, refs[:n])
 			for _, r := range refs[:n] {
 				lon, lat := geo.Decode(r.score())
 				b := near.Bound(geo.Rect{MinLon: lon, MinLat: lat, MaxLon: lon, MaxLat: lat})
