@@ -123,8 +123,9 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 	}
 	var hits []shard.Hit
 	if !(flags&byMember != 0 && a.shape.Unit == 0) { // BYMEMBER on a missing key found nothing
-		hits = e.find(src, &a)
-		defer e.hits.put(hits)
+		var buf *[]shard.Hit
+		hits, buf = e.find(src, &a, e.hits.get())
+		defer e.hits.put(buf)
 	}
 	if a.storeKey != nil {
 		e.store(c, a.storeKey, hits, a.storeDist, a.shape.Unit)
@@ -136,20 +137,27 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 // find runs the search and orders its hits as Redis would. The nearest K
 // of a radius search come from a nearest-first walk, which is exact unless
 // distances tie; otherwise every hit is collected in Redis's discovery
-// order and sorted with Redis's own algorithms.
-func (e *Engine) find(src shard.Key, a *searchArgs) []shard.Hit {
+// order and sorted with Redis's own algorithms. The hits go into *buf
+// (the hit pool's), which keeps all of them for the pool to clear; a full
+// search may swap buf for a bigger one, the box to give back.
+func (e *Engine) find(src shard.Key, a *searchArgs, buf *[]shard.Hit) ([]shard.Hit, *[]shard.Hit) {
 	q := geo.NewSearch(a.lon, a.lat, a.shape)
 	q.NeedDist = a.sort != sortNone || a.withDist || a.storeDist
 	if a.count > 0 && !a.any && a.sort == sortAsc && !a.shape.Box {
-		if res, exact := e.Router().Nearest(src, q, int(a.count)); exact {
-			return res.Hits
+		res, exact := e.Router().NearestInto(*buf, src, q, int(a.count))
+		*buf = res.Hits
+		if exact {
+			return res.Hits, buf
 		}
 	}
 	limit := 0
 	if a.any {
 		limit = int(a.count)
+	} else {
+		buf = e.hits.grow(buf)
 	}
-	hits := e.Router().SearchInto(e.hits.get(), src, q, limit).Hits
+	hits := e.Router().SearchInto((*buf)[:0], src, q, limit).Hits
+	*buf = hits
 	n := len(hits)
 	if a.count > 0 && int64(n) > a.count {
 		n = int(a.count)
@@ -162,7 +170,7 @@ func (e *Engine) find(src shard.Key, a *searchArgs) []shard.Hit {
 	default:
 		geo.SortTop(hits, n, dist, a.sort == sortDesc)
 	}
-	return hits[:n]
+	return hits[:n], buf
 }
 
 // parseRadius reads "radius unit".

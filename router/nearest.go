@@ -21,24 +21,74 @@ const maxNearest = 1 << 16
 // depends on how its partial sort orders tied distances; the caller falls
 // back to Search and sorts as Redis does.
 func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact bool) {
+	return r.NearestInto(nil, k, q, n)
+}
+
+// NearestInto is Nearest that appends the hits to dst[:0], so that a
+// caller lending pooled slices makes no garbage for them. When exact is
+// false the hits are dst[:0] (whatever dst's storage now holds is
+// scratch).
+func (r *Router) NearestInto(dst []shard.Hit, k shard.Key, q *geo.Search, n int) (res Result, exact bool) {
+	dst = dst[:0]
 	g := r.key(k, false)
 	if g == nil && r.cl == nil {
-		return Result{}, true
+		return Result{Hits: dst}, true
 	}
 	if !q.NearestFirst() || n > maxNearest {
-		return Result{}, false
+		return Result{Hits: dst}, false
 	}
 	// While a reload moves members the walk holds as it is: a member not
 	// moved yet lies within its previous shard's area and margin, and
 	// asked and touching name the previous map's shards too, so any shard
 	// that can hold a nearer member is asked; a member caught between its
 	// two copies shows up twice, which sends the caller to the full search.
-	asked, mark := r.asked(g, q)
+	var idBuf [8]shard.ID
+	asked, mark := r.askedIn(g, q, idBuf[:0])
 	ids := asked
 	cut := r.minStamp(g, now())
-	// Each shard gives its n+1 nearest: enough to see whether the n-th
-	// and the next are tied.
-	var partial atomic.Bool
+	res.Hits = dst
+	if r.cl == nil && len(ids) > 1 {
+		var exact bool
+		if ids, exact = r.nearFirst(k, q, ids, n, cut, &res); !exact {
+			return Result{Hits: dst}, false
+		}
+		dst = res.Hits[:0] // the first shard's walk may have grown it
+	}
+	partial := false
+	if len(ids) == 1 && r.local(ids[0]) {
+		// Each shard gives its n+1 nearest: enough to see whether the
+		// n-th and the next are tied.
+		r.stats.Shards[ids[0]].Searches.Add(1)
+		r.wait(ids[0])
+		hits, complete := r.shards[ids[0]].Nearest(k, q, cut, n+1, dst)
+		res, partial = Result{Hits: hits, Shards: 1}, !complete
+	} else if len(ids) > 0 {
+		var ok bool
+		if res, partial, ok = r.nearestFan(dst, ids, k, q, cut, n); !ok {
+			return Result{Hits: dst}, false
+		}
+	}
+	r.stats.countFanOut(res.Shards)
+	if len(r.missed(mark, q, asked)) > 0 {
+		// A member came meanwhile to a shard skipped as empty: the full
+		// search asks it.
+		return Result{Hits: dst}, false
+	}
+	top, exact := nearestTop(res, n, partial)
+	if !exact {
+		// The slice the walk may have grown goes back to the caller.
+		return Result{Hits: res.Hits[:0]}, false
+	}
+	return top, true
+}
+
+// nearestFan asks every shard of ids, local or remote, for its n+1
+// nearest hits. partial tells that some shard's walk stopped early; false
+// when a stale copy may have taken the place of a hit the walk did not
+// reach. Its own function because the shards' closure escapes to the
+// fan-out: a search asking one local shard makes no garbage for it.
+func (r *Router) nearestFan(dst []shard.Hit, ids []shard.ID, k shard.Key, q *geo.Search, cut int64, n int) (res Result, partial, ok bool) {
+	var stopped atomic.Bool
 	ask := func(ctx context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error) {
 		complete := true
 		local := func(s *shard.Shard) error {
@@ -57,36 +107,16 @@ func (r *Router) Nearest(k shard.Key, q *geo.Search, n int) (res Result, exact b
 			})
 		}
 		if err == nil && !complete {
-			partial.Store(true)
+			stopped.Store(true)
 		}
 		return dst, err
 	}
-	if r.cl == nil && len(ids) > 1 {
-		var exact bool
-		if ids, exact = r.nearFirst(k, q, ids, n, cut, &res); !exact {
-			return Result{}, false
-		}
+	res = r.fanOut(ids, dst, ask)
+	before := len(res.Hits)
+	if res.Hits = dedupe(res.Hits); len(res.Hits) < before && stopped.Load() {
+		return Result{}, false, false
 	}
-	if len(ids) == 1 && r.local(ids[0]) {
-		r.stats.Shards[ids[0]].Searches.Add(1)
-		r.wait(ids[0])
-		hits, _ := ask(context.Background(), ids[0], nil)
-		res = Result{Hits: hits, Shards: 1}
-	} else if len(ids) > 0 {
-		res = r.fanOut(ids, nil, ask)
-		before := len(res.Hits)
-		if res.Hits = dedupe(res.Hits); len(res.Hits) < before && partial.Load() {
-			// A stale copy took the place of a hit the walk did not reach.
-			return Result{}, false
-		}
-	}
-	r.stats.countFanOut(res.Shards)
-	if len(r.missed(mark, q, asked)) > 0 {
-		// A member came meanwhile to a shard skipped as empty: the full
-		// search asks it.
-		return Result{}, false
-	}
-	return nearestTop(res, n, partial.Load())
+	return res, stopped.Load(), true
 }
 
 // nearestTop sorts the walk's hits nearest first and keeps n of them;
@@ -109,6 +139,8 @@ func nearestTop(res Result, n int, partial bool) (Result, bool) {
 			return Result{}, false
 		}
 	}
+	// The hits past n stay in a slice a caller may pool: drop their names.
+	clear(hits[n:])
 	res.Hits = hits[:n]
 	return res, true
 }
@@ -125,14 +157,16 @@ func (r *Router) nearFirst(k shard.Key, q *geo.Search, ids []shard.ID, n int, cu
 	}
 	r.stats.Shards[first].Searches.Add(1)
 	r.wait(first)
-	hits, complete := r.shards[first].Nearest(k, q, cut, n+1, nil)
+	hits, complete := r.shards[first].Nearest(k, q, cut, n+1, res.Hits[:0])
 	if complete || len(hits) <= n {
-		return ids, true // the whole circle may matter
+		res.Hits = hits[:0] // keep the storage for the fan-out
+		return ids, true    // the whole circle may matter
 	}
 	slices.SortFunc(hits, func(a, b shard.Hit) int { return cmp.Compare(a.Dist, b.Dist) })
 	reach := geo.NewSearch(q.Lon, q.Lat, geo.Shape{Radius: hits[n].Dist, Unit: 1})
-	var rest []shard.ID
-	for _, id := range r.touching(reach) {
+	var touchBuf, restBuf [8]shard.ID
+	rest := restBuf[:0]
+	for _, id := range r.touchingIn(reach, touchBuf[:0]) {
 		if id != first && slices.Contains(ids, id) {
 			rest = append(rest, id)
 		}
@@ -141,8 +175,9 @@ func (r *Router) nearFirst(k shard.Key, q *geo.Search, ids []shard.ID, n int, cu
 	if len(rest) == 0 {
 		return nil, true
 	}
+	within := hits[n].Dist
 	ask := func(_ context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error) {
-		dst, _ = r.shards[id].NearestWithin(k, q, cut, n+1, hits[n].Dist, dst)
+		dst, _ = r.shards[id].NearestWithin(k, q, cut, n+1, within, dst)
 		return dst, nil
 	}
 	// The first shard was counted above: count the borders it shares
@@ -152,8 +187,9 @@ func (r *Router) nearFirst(k shard.Key, q *geo.Search, ids []shard.ID, n int, cu
 			r.stats.borders[b].Searches.Add(1)
 		}
 	}
-	others := r.fanOut(rest, nil, ask)
-	all := append(res.Hits, others.Hits...)
+	// The others append after the first shard's hits.
+	others := r.fanOut(rest, hits, ask)
+	all := others.Hits
 	res.Hits = dedupe(all)
 	res.Shards += others.Shards
 	res.Degraded = others.Degraded

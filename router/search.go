@@ -33,7 +33,8 @@ func (r *Router) SearchInto(dst []shard.Hit, k shard.Key, q *geo.Search, limit i
 	if g == nil && r.cl == nil {
 		return Result{Hits: dst}
 	}
-	ids, mark := r.asked(g, q)
+	var idBuf [8]shard.ID
+	ids, mark := r.askedIn(g, q, idBuf[:0])
 	cut := r.minStamp(g, now())
 	if r.fromOwners(g, len(ids)) {
 		r.stats.countFanOut(0) // no shard asked
@@ -73,6 +74,13 @@ func (r *Router) askShards(ids []shard.ID, dst []shard.Hit, k shard.Key, q *geo.
 		r.wait(id)
 		return Result{Hits: r.shards[id].SearchCells(k, q, plan.mask(r.regions, id), cut, limit, dst), Shards: 1}
 	}
+	return r.askFan(ids, dst, k, q, *plan, cut, limit)
+}
+
+// askFan is askShards through fanOut. The plan is a copy: the closure the
+// fan-out keeps goes to the heap with what it captures, and the caller's
+// plan stays on its stack (issue 10: a search's garbage).
+func (r *Router) askFan(ids []shard.ID, dst []shard.Hit, k shard.Key, q *geo.Search, plan cellPlan, cut int64, limit int) Result {
 	return r.fanOut(ids, dst, func(ctx context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error) {
 		if r.cl == nil {
 			return r.shards[id].SearchCells(k, q, plan.mask(r.regions, id), cut, limit, dst), nil
@@ -264,8 +272,15 @@ const (
 // its per-shard counts (holders.go) show empty: a third of them for
 // 10,000 members on 10,000 areas.
 func (r *Router) asked(g *geoKey, q *geo.Search) ([]shard.ID, heldMark) {
+	return r.askedIn(g, q, nil)
+}
+
+// askedIn is asked appending the shards q touches to buf[:0], which the
+// caller may keep on its stack: a nearest search then makes no garbage
+// for them.
+func (r *Router) askedIn(g *geoKey, q *geo.Search, buf []shard.ID) ([]shard.ID, heldMark) {
 	if r.cl != nil || g == nil || r.regions.Len() <= fineMap {
-		return r.touching(q), heldMark{}
+		return r.touchingIn(q, buf), heldMark{}
 	}
 	if g.entries.Load() <= smallKey {
 		if ids, ok, mark := r.holding(g); ok {
@@ -273,7 +288,7 @@ func (r *Router) asked(g *geoKey, q *geo.Search) ([]shard.ID, heldMark) {
 		}
 	}
 	// A bigger key: of the shards q touches, those that hold some of it.
-	return r.heldOnly(g, r.touching(q))
+	return r.heldOnly(g, r.touchingIn(q, buf))
 }
 
 // holding lists the shards that hold g's members (read only), false once
@@ -314,8 +329,13 @@ func (r *Router) holdingNow(g *geoKey) ([]shard.ID, bool) {
 // touching returns the shards that can hold a hit of q: those whose area,
 // expanded by the hysteresis margin, meets the search's bounds.
 func (r *Router) touching(q *geo.Search) []shard.ID {
-	var rects [4]geo.Rect
 	var buf [8]shard.ID
+	return r.touchingIn(q, buf[:0])
+}
+
+// touchingIn is touching appending to buf[:0].
+func (r *Router) touchingIn(q *geo.Search, buf []shard.ID) []shard.ID {
+	var rects [4]geo.Rect
 	ids := buf[:0]
 	bounds := q.Bounds(rects[:0])
 	for _, rect := range bounds {

@@ -39,6 +39,8 @@ type Hit struct {
 type Shard struct {
 	mu   sync.RWMutex
 	sets map[Key]*set
+	// walks lends nearest searches their heaps (nearest.go).
+	walks sync.Pool
 }
 
 // New returns an empty shard.

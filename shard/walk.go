@@ -68,8 +68,16 @@ func (w *walk) pop() step {
 // members whose scores GEOADD can give (0 <= score < 2^54, edge overflow
 // included), the ones a search can match, are visited.
 func (s *set) nearby(lon, lat float64, fn func(it *item, bound float64) bool) {
+	var w walk
+	s.nearbyIn(&w, lon, lat, fn)
+}
+
+// nearbyIn is nearby with the queue's storage lent by the caller, which
+// spares a search its garbage.
+func (s *set) nearbyIn(buf *walk, lon, lat float64, fn func(it *item, bound float64) bool) {
 	near := geo.NewNear(lon, lat)
-	w := make(walk, 0, 64)
+	w := (*buf)[:0]
+	defer func() { *buf = w[:0] }()
 	// GEOADD's scores fill [0, 2^52) and, for points on the east edge
 	// (lon=180) or the north edge (lat=MaxLat), overflow into bits 52
 	// and 53 as in Redis: four top cells hold them all.
