@@ -21,12 +21,19 @@ import (
 // benchNodes starts three in-process nodes on real buses and waits until
 // node b has its share of shards.
 func benchNodes(b *testing.B) map[string]*Node {
+	return benchNodesWith(b, NodeConfig{})
+}
+
+// benchNodesWith is benchNodes with the test-only fields of extra set on
+// every node.
+func benchNodesWith(b *testing.B, extra NodeConfig) map[string]*Node {
 	etcd := etcdtest.Start(b)
 	nodes := map[string]*Node{}
 	for i, id := range []string{"a", "b", "c"} {
 		n, err := StartNode(router.New(router.Config{PositionTTL: time.Minute}), NodeConfig{
 			Endpoints: []string{etcd.Endpoint}, Cluster: "t", ID: id, Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i),
-			Password: "pw", LeaseTTL: 5 * time.Second, Rebalance: 100 * time.Millisecond})
+			Password: "pw", LeaseTTL: 5 * time.Second, Rebalance: 100 * time.Millisecond,
+			pipelineOff: extra.pipelineOff})
 		if err != nil {
 			b.Fatal(err)
 		}

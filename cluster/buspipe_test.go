@@ -74,16 +74,7 @@ func TestBusPipeIdle(t *testing.T) {
 // failing the shared connection: the calls queued with it get their
 // answers, and the next call goes on the same connection.
 func TestBusPipeCanceled(t *testing.T) {
-	b, err := startBus(func(args [][]byte, w Replier) {
-		if string(args[len(args)-1]) == "slow" {
-			time.Sleep(200 * time.Millisecond)
-		}
-		w.BulkString(string(args[len(args)-1]))
-	}, "127.0.0.1:0", nil, "pw", slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(b.close)
+	b := slowEchoBus(t, 200*time.Millisecond)
 	c := newBusClient(b.addr(), 2*time.Second, nil)
 	defer c.close()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -125,16 +116,7 @@ func TestBusPipeCanceled(t *testing.T) {
 // waiting behind it with later deadlines: they get their own answers, the
 // late one is dropped, and the connection serves on.
 func TestBusPipeLate(t *testing.T) {
-	b, err := startBus(func(args [][]byte, w Replier) {
-		if string(args[len(args)-1]) == "slow" {
-			time.Sleep(150 * time.Millisecond)
-		}
-		w.BulkString(string(args[len(args)-1]))
-	}, "127.0.0.1:0", nil, "pw", slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(b.close)
+	b := slowEchoBus(t, 150*time.Millisecond)
 	c := newBusClient(b.addr(), 2*time.Second, nil)
 	defer c.close()
 	late := make(chan error, 1)
@@ -160,4 +142,21 @@ func TestBusPipeLate(t *testing.T) {
 	if n != 1 {
 		t.Errorf("%d connections, want the shared one", n)
 	}
+}
+
+// slowEchoBus starts a real bus whose commands answer with their last
+// word, after d when that word is "slow".
+func slowEchoBus(t *testing.T, d time.Duration) *bus {
+	t.Helper()
+	b, err := startBus(func(args [][]byte, w Replier) {
+		if string(args[len(args)-1]) == "slow" {
+			time.Sleep(d)
+		}
+		w.BulkString(string(args[len(args)-1]))
+	}, "127.0.0.1:0", nil, "pw", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.close)
+	return b
 }

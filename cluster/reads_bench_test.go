@@ -1,13 +1,10 @@
 package cluster
 
 import (
-	"fmt"
 	"os"
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"geoshard/cluster/etcdtest"
 	"geoshard/geo"
 	"geoshard/router"
 	"geoshard/shard"
@@ -19,27 +16,7 @@ import (
 // (buspipe.go); GEOSHARD_BENCH_PIPELINE_OFF=1 gives each its own pooled
 // connection, as before. go test ./cluster -run X -bench NonOwnerReads
 func BenchmarkNonOwnerReads(b *testing.B) {
-	etcd := etcdtest.Start(b)
-	nodes := map[string]*Node{}
-	for i, id := range []string{"a", "b", "c"} {
-		n, err := StartNode(router.New(router.Config{PositionTTL: time.Minute}), NodeConfig{
-			Endpoints: []string{etcd.Endpoint}, Cluster: "t", ID: id, Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i),
-			Password: "pw", LeaseTTL: 5 * time.Second, Rebalance: 100 * time.Millisecond,
-			pipelineOff: os.Getenv("GEOSHARD_BENCH_PIPELINE_OFF") != ""})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(n.Close)
-		nodes[id] = n
-	}
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if s := nodes["b"].Status(); s.Members == 3 && s.DownShards == 0 && s.LocalShards > 0 {
-			break
-		} else if time.Now().After(deadline) {
-			b.Fatalf("nodes did not settle: %+v", s)
-		}
-	}
-	time.Sleep(time.Second) // rebalancing steps
+	nodes := benchNodesWith(b, NodeConfig{pipelineOff: os.Getenv("GEOSHARD_BENCH_PIPELINE_OFF") != ""})
 	members, scores := benchDrivers()
 	key := shard.Key{Name: "drivers"}
 	for i := 0; i < len(members); i += 500 {
