@@ -176,8 +176,11 @@ func (o *owners) newRecord(member string, s slot) uint32 {
 func (o *owners) reserve(n int) { o.table.Reserve(n, o) }
 
 // del removes member and reports whether it was there.
-func (o *owners) del(member string) bool {
-	pos, at, ok := o.table.Find(member, tableHash(shard.Hash(member)), o)
+func (o *owners) del(member string) bool { return o.delHash(member, shard.Hash(member)) }
+
+// delHash is del for a caller that has the member's shard.Hash h.
+func (o *owners) delHash(member string, h uint64) bool {
+	pos, at, ok := o.table.Find(member, tableHash(h), o)
 	if !ok {
 		return false
 	}

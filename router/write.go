@@ -168,7 +168,7 @@ func (r *Router) Remove(k shard.Key, member string) bool {
 	if st.owner.src == nil {
 		cur = st.owner.slotAt(at, member, h)
 	}
-	st.owner.del(member)
+	st.owner.delHash(member, h)
 	g.entries.Add(-1)
 	if e, had := r.shards[cur.shard].DeleteHash(k, member, math.MaxInt64, h); had && st.owner.src != nil {
 		cur.stamp = e.Stamp
