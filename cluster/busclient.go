@@ -78,7 +78,7 @@ func (c *busClient) do(ctx context.Context, args ...any) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			if v, err := p.call(ctx, deadline(ctx, c.timeout), args); err != errPipeFull {
+			if v, err := p.call(ctx, deadline(ctx, c.timeout), args); err != errPipeFull && err != errPipeGone {
 				return v, err
 			}
 		}

@@ -45,6 +45,11 @@ func pipelined(sub string) bool {
 // errPipeBroken is a call on a connection that failed before its answer.
 var errPipeBroken = errors.New("bus connection failed")
 
+// errPipeGone is a call that found the connection failed before it was
+// sent (a call just before it timed out on a hung peer): it goes on a
+// pooled one, and meets the peer's state for itself.
+var errPipeGone = errors.New("bus connection gone")
+
 // errPipeFull is a call that found busPipeMax calls waiting on the
 // connection (a peer that stopped answering): it goes on a pooled one.
 var errPipeFull = errors.New("bus connection full")
@@ -86,11 +91,10 @@ func (p *pipe) call(ctx context.Context, dl time.Time, args []any) (any, error) 
 	pc := &pipeCall{done: make(chan struct{})}
 	p.mu.Lock()
 	if p.err != nil {
-		// It failed between the caller's pick and now: the caller may
-		// go again on a new one (peer.do does).
-		err := fmt.Errorf("%w: %w", errPipeBroken, p.err)
+		// It failed between the caller's pick and now, before this
+		// call was sent: its failure is not this call's.
 		p.mu.Unlock()
-		return nil, err
+		return nil, errPipeGone
 	}
 	if len(p.queue) >= busPipeMax {
 		p.mu.Unlock()
