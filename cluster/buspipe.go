@@ -168,8 +168,11 @@ func (p *pipe) read() {
 	for {
 		var err error
 		buf, err = resp.ReadReply(p.br, buf[:0])
-		if err != nil && len(buf) == 0 && errors.Is(err, os.ErrDeadlineExceeded) && p.idle() {
-			continue
+		if err != nil && len(buf) == 0 && errors.Is(err, os.ErrDeadlineExceeded) {
+			if p.idle() {
+				continue
+			}
+			return // idle failed the connection
 		}
 		if err != nil {
 			p.fail(fmt.Errorf("%w: %w", errPipeBroken, err))
@@ -220,7 +223,10 @@ func (p *pipe) failLocked(err error) {
 // idle reports, after the read deadline passed with nothing read,
 // whether no call waits (the deadline is then lifted until the next
 // call) or a call came meanwhile and moved it on: the reader goes on.
-// Otherwise the calls waiting are past their deadlines.
+// Otherwise the calls waiting are past their deadlines, and it fails the
+// connection under the same lock, so that no call joins it between the
+// verdict and the failure (it would fail at once with the others'
+// timeout).
 func (p *pipe) idle() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -229,7 +235,11 @@ func (p *pipe) idle() bool {
 		p.nc.SetReadDeadline(time.Time{})
 		return true
 	}
-	return time.Now().Before(p.rdl)
+	if time.Now().Before(p.rdl) {
+		return true
+	}
+	p.failLocked(fmt.Errorf("%w: %w", errPipeBroken, os.ErrDeadlineExceeded))
+	return false
 }
 
 // usable reports whether new calls may go on this connection: it has not
