@@ -104,36 +104,73 @@ func TestBusClientReuse(t *testing.T) {
 
 // silentPeer accepts connections and never answers, as a SIGSTOPped node
 // whose kernel still takes connections; it counts them.
-func silentPeer(t *testing.T) (addr string, accepted *atomic.Int64) {
+type silentPeer struct {
+	addr     string
+	accepted atomic.Int64
+
+	mu    sync.Mutex
+	conns []net.Conn // in the order accepted
+}
+
+func newSilentPeer(t *testing.T) *silentPeer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	accepted = &atomic.Int64{}
-	var mu sync.Mutex
-	var conns []net.Conn
+	sp := &silentPeer{addr: ln.Addr().String()}
 	go func() {
 		for {
 			nc, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			accepted.Add(1)
-			mu.Lock()
-			conns = append(conns, nc)
-			mu.Unlock()
+			sp.mu.Lock()
+			sp.conns = append(sp.conns, nc)
+			sp.accepted.Add(1)
+			sp.mu.Unlock()
 		}
 	}()
 	t.Cleanup(func() {
 		ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, nc := range conns {
+		sp.mu.Lock()
+		defer sp.mu.Unlock()
+		for _, nc := range sp.conns {
 			nc.Close()
 		}
 	})
-	return ln.Addr().String(), accepted
+	return sp
+}
+
+// settled returns how many connections were accepted once every one
+// dialed so far has been: a client's dial returns once the kernel has
+// the connection, before the accept loop counts it (on a loaded machine
+// a fixed 20 ms sleep was not always enough). It dials a marker
+// connection and waits, at most 10 s, until the accept loop reaches it:
+// the kernel hands connections to Accept in the order they were
+// established. The marker is not counted.
+func (sp *silentPeer) settled(t *testing.T) int64 {
+	t.Helper()
+	marker, err := net.Dial("tcp", sp.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer marker.Close()
+	me := marker.LocalAddr().String()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		sp.mu.Lock()
+		for i, nc := range sp.conns {
+			if nc.RemoteAddr().String() == me {
+				sp.conns = append(sp.conns[:i], sp.conns[i+1:]...)
+				sp.mu.Unlock()
+				nc.Close()
+				return sp.accepted.Add(-1)
+			}
+		}
+		sp.mu.Unlock()
+	}
+	t.Fatal("the silent peer did not accept a connection within 10 s")
+	return 0
 }
 
 // TestBusClientHungPeer: a call to a peer that never answers ends at its
@@ -142,22 +179,26 @@ func silentPeer(t *testing.T) (addr string, accepted *atomic.Int64) {
 // read as the next call's): a pooled one is closed at once, the shared
 // one once no call waiting on it has been answered by its deadline.
 func TestBusClientHungPeer(t *testing.T) {
-	addr, accepted := silentPeer(t)
+	sp := newSilentPeer(t)
+	// The call's deadline is 100 ms; the other one 5 s: a call ending
+	// within 2 s ended at the right one (-race on a 2-core machine at
+	// load 18 adds tens of ms, a 600 ms bound left no room for a stall).
+	const late = 2 * time.Second
 	for _, tc := range []struct {
 		name                    string
 		sub                     string // KEYS: a pooled connection; GET: the shared one
 		ctx, timeout            time.Duration
 		wantAtLeast, wantAtMost time.Duration
 	}{
-		{"pooled, context deadline first", "KEYS", 100 * time.Millisecond, 5 * time.Second, 90 * time.Millisecond, 600 * time.Millisecond},
-		{"pooled, call timeout first", "KEYS", 5 * time.Second, 100 * time.Millisecond, 90 * time.Millisecond, 600 * time.Millisecond},
-		{"shared, context deadline first", "GET", 100 * time.Millisecond, 5 * time.Second, 90 * time.Millisecond, 600 * time.Millisecond},
-		{"shared, call timeout first", "GET", 5 * time.Second, 100 * time.Millisecond, 90 * time.Millisecond, 600 * time.Millisecond},
+		{"pooled, context deadline first", "KEYS", 100 * time.Millisecond, 5 * time.Second, 90 * time.Millisecond, late},
+		{"pooled, call timeout first", "KEYS", 5 * time.Second, 100 * time.Millisecond, 90 * time.Millisecond, late},
+		{"shared, context deadline first", "GET", 100 * time.Millisecond, 5 * time.Second, 90 * time.Millisecond, late},
+		{"shared, call timeout first", "GET", 5 * time.Second, 100 * time.Millisecond, 90 * time.Millisecond, late},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newBusClient(addr, tc.timeout, nil)
+			c := newBusClient(sp.addr, tc.timeout, nil)
 			defer c.close()
-			before := accepted.Load()
+			before := sp.settled(t)
 			for range 2 {
 				ctx, cancel := context.WithTimeout(context.Background(), tc.ctx)
 				begin := time.Now()
@@ -175,10 +216,9 @@ func TestBusClientHungPeer(t *testing.T) {
 					t.Errorf("a timed-out connection went back to the pool")
 				}
 			}
-			time.Sleep(20 * time.Millisecond) // the accept loop counts the second
 			// The second call may find the shared connection before its
 			// reader gave up on it: one connection or two.
-			if n := accepted.Load() - before; n != 2 && (tc.sub == "KEYS" || n != 1) {
+			if n := sp.settled(t) - before; n != 2 && (tc.sub == "KEYS" || n != 1) {
 				t.Errorf("two calls opened %d connections, want 2", n)
 			}
 		})
@@ -194,13 +234,15 @@ func TestBusClientRefused(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	c := newBusClient(addr, 2*time.Second, nil)
+	// A 10 s call timeout and a 2 s bound: failing at once, not at the
+	// deadline, with room for a loaded machine's stalls.
+	c := newBusClient(addr, 10*time.Second, nil)
 	defer c.close()
 	begin := time.Now()
 	if _, err := c.do(context.Background(), "GEOSHARD", "GET", "pw", "x"); err == nil {
 		t.Fatal("a call to a closed port succeeded")
 	}
-	if took := time.Since(begin); took > 500*time.Millisecond {
+	if took := time.Since(begin); took > 2*time.Second {
 		t.Errorf("refused connection took %v to fail", took)
 	}
 }
@@ -279,8 +321,8 @@ func TestBusClientAllocs(t *testing.T) {
 // deadline (it used to wait until a connection came free, however long),
 // and opens none beyond the bound.
 func TestBusClientPoolBound(t *testing.T) {
-	addr, accepted := silentPeer(t)
-	c := newBusClient(addr, 200*time.Millisecond, nil)
+	sp := newSilentPeer(t)
+	c := newBusClient(sp.addr, 200*time.Millisecond, nil)
 	defer c.close()
 	for range busPoolSize {
 		c.slots <- struct{}{} // as many calls under way
@@ -299,7 +341,7 @@ func TestBusClientPoolBound(t *testing.T) {
 	case <-time.After(3 * time.Second):
 		t.Fatal("the call beyond the bound still waits after 3 s")
 	}
-	if n := accepted.Load(); n != 0 {
+	if n := sp.settled(t); n != 0 {
 		t.Errorf("%d connections opened beyond the bound", n)
 	}
 }

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -46,7 +47,9 @@ func TestBusPipeShared(t *testing.T) {
 // once it has been idle for busIdle/2.
 func TestBusPipeIdle(t *testing.T) {
 	b := echoBus(t)
-	c := newBusClient(b.addr(), 50*time.Millisecond, nil)
+	// 500 ms: a call's deadline must pass while the connection is idle,
+	// but a loaded machine under -race may take tens of ms to answer one.
+	c := newBusClient(b.addr(), 500*time.Millisecond, nil)
 	defer c.close()
 	call := func() {
 		t.Helper()
@@ -56,7 +59,13 @@ func TestBusPipeIdle(t *testing.T) {
 	}
 	call()
 	first := c.pipe
-	time.Sleep(200 * time.Millisecond)
+	// The reader met the call's deadline with nothing waiting and lifted
+	// it: what the old code took for a failure.
+	waitFor(t, "the reader to lift the idle connection's deadline", func() bool {
+		first.mu.Lock()
+		defer first.mu.Unlock()
+		return first.rdl.IsZero()
+	})
 	call()
 	if c.pipe != first {
 		t.Fatalf("the shared connection was replaced after an idle spell past its read deadline")
@@ -74,7 +83,7 @@ func TestBusPipeIdle(t *testing.T) {
 // failing the shared connection: the calls queued with it get their
 // answers, and the next call goes on the same connection.
 func TestBusPipeCanceled(t *testing.T) {
-	b := slowEchoBus(t, 200*time.Millisecond)
+	b, onWire := slowEchoBus(t, 200*time.Millisecond)
 	c := newBusClient(b.addr(), 2*time.Second, nil)
 	defer c.close()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -83,7 +92,7 @@ func TestBusPipeCanceled(t *testing.T) {
 		_, err := c.do(ctx, "GEOSHARD", "GET", "pw", "slow")
 		slow <- err
 	}()
-	time.Sleep(20 * time.Millisecond) // the slow call is on the wire
+	<-onWire
 	c.pmu.Lock()
 	first := c.pipe
 	c.pmu.Unlock()
@@ -95,6 +104,7 @@ func TestBusPipeCanceled(t *testing.T) {
 		}
 		behind <- v
 	}()
+	queued(t, first, 2)
 	cancel()
 	if err := <-slow; !errors.Is(err, context.Canceled) {
 		t.Errorf("canceled call: %v", err)
@@ -116,17 +126,21 @@ func TestBusPipeCanceled(t *testing.T) {
 // waiting behind it with later deadlines: they get their own answers, the
 // late one is dropped, and the connection serves on.
 func TestBusPipeLate(t *testing.T) {
-	b := slowEchoBus(t, 150*time.Millisecond)
-	c := newBusClient(b.addr(), 2*time.Second, nil)
+	// The call behind must join the connection before the late one's
+	// deadline, which a loaded machine under -race may delay by a few
+	// hundred ms (once 30 ms were given and 10 ms slept): 500 ms, an
+	// answer after 1 s, and 5 s for the calls behind it.
+	b, onWire := slowEchoBus(t, time.Second)
+	c := newBusClient(b.addr(), 5*time.Second, nil)
 	defer c.close()
 	late := make(chan error, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		defer cancel()
 		_, err := c.do(ctx, "GEOSHARD", "GET", "pw", "slow")
 		late <- err
 	}()
-	time.Sleep(10 * time.Millisecond) // the slow call is on the wire
+	<-onWire
 	if v, err := c.do(context.Background(), "GEOSHARD", "GET", "pw", "behind"); err != nil || v != "behind" {
 		t.Errorf("the call behind the late one: %v, %v", v, err)
 	}
@@ -145,11 +159,17 @@ func TestBusPipeLate(t *testing.T) {
 }
 
 // slowEchoBus starts a real bus whose commands answer with their last
-// word, after d when that word is "slow".
-func slowEchoBus(t *testing.T, d time.Duration) *bus {
+// word, after d when that word is "slow"; onWire receives when a slow
+// one has reached the bus.
+func slowEchoBus(t *testing.T, d time.Duration) (b *bus, onWire <-chan struct{}) {
 	t.Helper()
+	reached := make(chan struct{}, 16)
 	b, err := startBus(func(args [][]byte, w Replier) {
 		if string(args[len(args)-1]) == "slow" {
+			select {
+			case reached <- struct{}{}:
+			default:
+			}
 			time.Sleep(d)
 		}
 		w.BulkString(string(args[len(args)-1]))
@@ -158,5 +178,16 @@ func slowEchoBus(t *testing.T, d time.Duration) *bus {
 		t.Fatal(err)
 	}
 	t.Cleanup(b.close)
-	return b
+	return b, reached
+}
+
+// queued waits until n calls wait on the shared connection p (waitFor:
+// a state, not a sleep that a loaded machine may outlast).
+func queued(t *testing.T, p *pipe, n int) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("%d calls on the shared connection", n), func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return len(p.queue) == n
+	})
 }
