@@ -261,7 +261,7 @@ func TestClusterEtcdOutage(t *testing.T) {
 
 	// The embedded etcd takes seconds to stop; the outage starts when it
 	// stops answering, which a probe of our own tells.
-	probe, err := clientv3.New(clientv3.Config{Endpoints: []string{tc.etcd.Endpoint}, DialTimeout: time.Second,
+	probe, err := clientv3.New(clientv3.Config{Endpoints: []string{tc.etcd.endpoint()}, DialTimeout: time.Second,
 		Logger: zap.NewNop()})
 	if err != nil {
 		t.Fatal(err)

@@ -18,8 +18,6 @@ import (
 	"github.com/redis/go-redis/v9"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
-
-	"geoshard/cluster/etcdtest"
 )
 
 // clusterNode is one geoshard process of a test cluster.
@@ -31,7 +29,7 @@ type clusterNode struct {
 
 type testCluster struct {
 	t     *testing.T
-	etcd  *etcdtest.Server
+	etcd  clusterEtcd
 	name  string
 	extra []string
 	nodes map[string]*clusterNode
@@ -42,7 +40,7 @@ type testCluster struct {
 // steps.
 func startCluster(t *testing.T, n int, extra ...string) *testCluster {
 	t.Helper()
-	tc := &testCluster{t: t, etcd: etcdtest.Start(t), name: strings.ReplaceAll(t.Name(), "/", "-"),
+	tc := &testCluster{t: t, etcd: startEtcdProc(t), name: strings.ReplaceAll(t.Name(), "/", "-"),
 		extra: extra, nodes: map[string]*clusterNode{}}
 	for i := 0; i < n; i++ {
 		tc.start(string(rune('a' + i)))
@@ -69,7 +67,7 @@ func (tc *testCluster) start(id string) *clusterNode {
 	p := startServer(tc.t, "node-"+id, bin, func(port int) []string {
 		addr := "127.0.0.1:" + strconv.Itoa(port)
 		return append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-			"--cluster-etcd", tc.etcd.Endpoint, "--cluster-name", tc.name, "--node-id", id,
+			"--cluster-etcd", tc.etcd.endpoint(), "--cluster-name", tc.name, "--node-id", id,
 			"--advertise", addr, "--cluster-password", "s3cret",
 			"--cluster-lease-ttl", "1", "--cluster-rebalance-interval", "0.2",
 			"--position-ttl", "3600", "--dir", tc.t.TempDir()}, tc.extra...)
@@ -238,7 +236,7 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 // assignmentOwners reads the published shard owners from etcd.
 func assignmentOwners(t *testing.T, tc *testCluster) map[string]string {
 	t.Helper()
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{tc.etcd.Endpoint}, DialTimeout: 2 * time.Second,
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{tc.etcd.endpoint()}, DialTimeout: 2 * time.Second,
 		Logger: zap.NewNop()})
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 // that reported its fill for the current placement, as etcd shows.
 func replicasFilled(t *testing.T, tc *testCluster, timeout time.Duration) time.Duration {
 	t.Helper()
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{tc.etcd.Endpoint}, DialTimeout: 2 * time.Second,
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{tc.etcd.endpoint()}, DialTimeout: 2 * time.Second,
 		Logger: zap.NewNop()})
 	if err != nil {
 		t.Fatal(err)

@@ -48,7 +48,7 @@ func TestClusterTLS(t *testing.T) {
 		"--tls-cluster", "yes", "--tls-cert-file", certFile, "--tls-key-file", keyFile, "--tls-ca-cert-file", caFile,
 		"--cluster-etcd-cacert", caFile, "--cluster-etcd-cert", certFile, "--cluster-etcd-key", keyFile,
 		"--cluster-etcd-user", "geoshard", "--cluster-etcd-password-file", pwFile}
-	tc := &testCluster{t: t, etcd: etcd, name: "tls", extra: secure, nodes: map[string]*clusterNode{}}
+	tc := &testCluster{t: t, etcd: inProcEtcd{etcd}, name: "tls", extra: secure, nodes: map[string]*clusterNode{}}
 	tc.start("a")
 	tc.start("b")
 	tc.settled(30*time.Second, "a", "b")

@@ -29,6 +29,9 @@ type geoshardBuild struct {
 var env *testEnv
 
 func TestMain(m *testing.M) {
+	if spec := os.Getenv(etcdChildEnv); spec != "" { // this process is a cluster test's etcd
+		os.Exit(runEtcdChild(spec))
+	}
 	dir, err := os.MkdirTemp("", "geoshard-e2e-")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "tests: creating temp dir: %v\n", err)

@@ -40,13 +40,28 @@ func Start(t testing.TB) *Server {
 }
 
 func (s *Server) start() error {
+	cfg := Config(s.dir, s.client, s.peer)
+	if s.tls != nil {
+		cfg.ClientTLSInfo = *s.tls
+	}
+	e, err := Run(cfg, 10*time.Second)
+	if err != nil {
+		return err
+	}
+	s.e = e
+	return nil
+}
+
+// Config is the tests' single-member etcd: data in dir, loopback URLs,
+// fast timings, no fsync.
+func Config(dir string, client, peer url.URL) *embed.Config {
 	cfg := embed.NewConfig()
 	cfg.Name = "test"
-	cfg.Dir = s.dir
-	cfg.ListenClientUrls = []url.URL{s.client}
-	cfg.AdvertiseClientUrls = []url.URL{s.client}
-	cfg.ListenPeerUrls = []url.URL{s.peer}
-	cfg.AdvertisePeerUrls = []url.URL{s.peer}
+	cfg.Dir = dir
+	cfg.ListenClientUrls = []url.URL{client}
+	cfg.AdvertiseClientUrls = []url.URL{client}
+	cfg.ListenPeerUrls = []url.URL{peer}
+	cfg.AdvertisePeerUrls = []url.URL{peer}
 	cfg.InitialCluster = cfg.InitialClusterFromName(cfg.Name)
 	cfg.TickMs = 10
 	cfg.ElectionMs = 100
@@ -54,21 +69,22 @@ func (s *Server) start() error {
 	cfg.LogOutputs = []string{"stderr"}
 	cfg.UnsafeNoFsync = true
 	cfg.BcryptCost = 4 // bcrypt's least: a test's passwords need no strength, and auth stays fast under -race
-	if s.tls != nil {
-		cfg.ClientTLSInfo = *s.tls
-	}
+	return cfg
+}
+
+// Run starts etcd with cfg and waits until it is ready to serve clients.
+func Run(cfg *embed.Config, ready time.Duration) (*embed.Etcd, error) {
 	e, err := embed.StartEtcd(cfg)
 	if err != nil {
-		return fmt.Errorf("embedded etcd: %w", err)
+		return nil, fmt.Errorf("embedded etcd: %w", err)
 	}
 	select {
 	case <-e.Server.ReadyNotify():
-	case <-time.After(10 * time.Second):
+		return e, nil
+	case <-time.After(ready):
 		e.Close()
-		return fmt.Errorf("embedded etcd: not ready after 10 s")
+		return nil, fmt.Errorf("embedded etcd: not ready after %v", ready)
 	}
-	s.e = e
-	return nil
 }
 
 // Stop stops the server at once, as a crash or a partition would,
