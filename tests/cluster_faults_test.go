@@ -201,15 +201,16 @@ func TestClusterHungPeer(t *testing.T) {
 }
 
 // pingLimit is the PING p99 TestClusterHungPeer accepts. Issue 12's
-// target is 10 ms (measured 1.9-3.5 ms at load 9-13 on 2 cores, the nodes
-// built without -race). On a machine with more than 5 runnable threads a
-// CPU (CI's 2 cores while other packages' tests run) a PING also waits
-// for the CPU: 10.009 ms once at load 18. There the bound is what the
-// defect broke (p99 2.03 s: PING queued behind writes waiting on the
+// target is 10 ms, which an otherwise idle machine meets (1.6-3.5 ms in
+// the runs of the flakes branch, the nodes built without -race). On a
+// machine running more than a thread a CPU (CI's 2 cores while other
+// packages' tests run) a PING also waits for the CPU: 12.05 ms (max 133
+// ms) at load 6.4, 10.009 ms at load 18. There the bound is what the
+// defect broke (p99 2.03 s: PINGs queued behind writes waiting on the
 // stopped peer): a PING that waited for the peer waits at least the
 // fan-out deadline, so half of it.
 func pingLimit(fanout time.Duration) time.Duration {
-	if loadPerCPU() > 5 {
+	if loadPerCPU() > 1 {
 		return fanout / 2
 	}
 	return 10 * time.Millisecond
