@@ -69,22 +69,26 @@ func TestSnapshotRestart(t *testing.T) {
 // position TTL runs from the last real ping, not from the restart.
 func TestSnapshotPositionTimestamps(t *testing.T) {
 	dir := t.TempDir()
-	p := startSnap(t, "geoshard", dir, "--position-ttl", "5")
+	// A 10 s TTL and 3 s between the writes: the save, the kill and the
+	// restart of a -race build must take less than the 7 s old has left
+	// (with a 5 s TTL and 2 s, 3 s were left: a start on a loaded 2-core
+	// machine may take seconds), and the reads after old's expiry must
+	// come within the 3 s before new's.
+	p := startSnap(t, "geoshard", dir, "--position-ttl", "10")
 	rc := dialRaw(t, p)
 	rc.mustDo(t, "GEOADD", "cars", "13.4", "52.5", "old")
-	time.Sleep(2 * time.Second)
+	time.Sleep(3 * time.Second)
 	rc.mustDo(t, "GEOADD", "cars", "13.5", "52.5", "new")
 	rc.mustDo(t, "SAVE")
 	p.stop()
-	// The restart must be quicker than the 3 s new has left.
-	q := startSnap(t, "geoshard-restarted", dir, "--position-ttl", "5")
+	q := startSnap(t, "geoshard-restarted", dir, "--position-ttl", "10")
 	rc2 := dialRaw(t, q)
 	if r := string(rc2.mustDo(t, "ZCARD", "cars")); r != ":2\r\n" {
 		t.Fatalf("ZCARD after restart: %q", r)
 	}
-	// old was written 2 s before new: it must expire first, by its own
+	// old was written 3 s before new: it must expire first, by its own
 	// write time, not the restart's.
-	waitFor(t, 10*time.Second, "old position to expire", func() bool {
+	waitFor(t, 20*time.Second, "old position to expire", func() bool {
 		return string(rc2.mustDo(t, "ZCARD", "cars")) == ":1\r\n"
 	})
 	if r := string(rc2.mustDo(t, "ZRANGE", "cars", "0", "-1")); r != "*1\r\n$3\r\nnew\r\n" {
