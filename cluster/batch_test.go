@@ -30,9 +30,10 @@ func testAddMany(t *testing.T, replicas int) {
 	etcd := etcdtest.Start(t)
 	nodes := map[string]*Node{}
 	for i, id := range []string{"a", "b", "c"} {
-		n, err := StartNode(router.New(router.Config{PositionTTL: time.Minute}), NodeConfig{
+		n, err := StartNode(steadyRouter(), NodeConfig{
 			Endpoints: []string{etcd.Endpoint}, Cluster: "t", ID: id, Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i),
-			Password: "pw", LeaseTTL: time.Second, Rebalance: 100 * time.Millisecond, Replicas: replicas})
+			Password: "pw", LeaseTTL: steadyLease, CallTimeout: steadyTimeout, Rebalance: 100 * time.Millisecond,
+			Replicas: replicas})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,14 +10,34 @@ import (
 	"geoshard/shard"
 )
 
+// Timings of the nodes of tests that check what the cluster answers,
+// not how it meets deadlines or detects failures. Three nodes and etcd
+// share this race-instrumented process; on CI's 2 loaded cores it can
+// stand still for seconds (an empty replica fill took 2,797 ms at load
+// 13 and every 2 s lease lapsed at once; a 5 ms ticker in another
+// process waited 508 ms at load 7.6). A 50 ms fan-out deadline (the
+// router's default) then degraded a search, a 1 s lease moved shards
+// (empty: no replicas) and a 1 s call timeout failed a write. Deadlines
+// and failure detection have tests of their own (bus*_test.go,
+// replica_*_test.go, tests/cluster_faults_test.go).
+const (
+	steadyFanout  = 10 * time.Second
+	steadyLease   = 5 * time.Second // the product's default
+	steadyTimeout = 10 * time.Second
+)
+
+// steadyRouter is a node's router for such tests.
+func steadyRouter() *router.Router {
+	return router.New(router.Config{PositionTTL: time.Minute, FanoutTimeout: steadyFanout})
+}
+
 func startNodes(t *testing.T, endpoint string, ids ...string) map[string]*Node {
 	t.Helper()
 	nodes := map[string]*Node{}
 	for i, id := range ids {
-		r := router.New(router.Config{PositionTTL: time.Minute})
-		n, err := StartNode(r, NodeConfig{Endpoints: []string{endpoint}, Cluster: "t", ID: id,
+		n, err := StartNode(steadyRouter(), NodeConfig{Endpoints: []string{endpoint}, Cluster: "t", ID: id,
 			Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i), Password: "pw",
-			LeaseTTL: time.Second, Rebalance: 100 * time.Millisecond})
+			LeaseTTL: steadyLease, CallTimeout: steadyTimeout, Rebalance: 100 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -28,10 +48,12 @@ func startNodes(t *testing.T, endpoint string, ids ...string) map[string]*Node {
 }
 
 // settled waits until every node runs the same table, with every shard
-// owned by one of want, and returns it.
+// owned by one of want, and returns it. It waits up to 30 s: with the 5 s
+// lease, the shards of a node that left wait two lease TTLs for it
+// before going to another (awaitingHolder).
 func settled(t *testing.T, nodes map[string]*Node, want ...string) *Table {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		var first *Table
 		ok := true

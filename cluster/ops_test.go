@@ -43,10 +43,11 @@ func TestOverview(t *testing.T) {
 	if len(leaders) != 1 || leaders[""] {
 		t.Fatalf("leaders %v", leaders)
 	}
-	// c's bus goes away; its lease does not.
+	// c's bus goes away; its lease does not. Health checks run every
+	// second with the 5 s lease (healthEvery).
 	nodes["c"].bus.close()
 	var o router.Overview
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
 		if o = nodes["a"].Overview(ctx, false); unreachable(o) > 0 {
 			break
