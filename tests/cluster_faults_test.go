@@ -195,9 +195,21 @@ func TestClusterHungPeer(t *testing.T) {
 	}
 	// p95: on the shared 2-core machine a few searches also wait for
 	// the CPU; the p99 is logged.
-	if s95 > fanout+20*time.Millisecond {
-		t.Errorf("search p95 %v on healthy nodes while a peer hangs, want < %v", s95, fanout+20*time.Millisecond)
+	if limit := searchLimit(fanout); s95 > limit {
+		t.Errorf("search p95 %v on healthy nodes while a peer hangs, want < %v (load %.1f a CPU)", s95, limit, loadPerCPU())
 	}
+}
+
+// searchLimit is the search p95 TestClusterHungPeer accepts: the fan-out
+// deadline and 20 ms for the CPU (p95 2.4-8.3 ms in 12 runs at load
+// 2.7-13.7 on 2 cores), and on a machine running more than a thread a
+// CPU twice the deadline (63.8 ms once at load 11.9, p99 203 ms). The
+// defect had searches wait seconds (p99 2.03 s) for the stopped peer.
+func searchLimit(fanout time.Duration) time.Duration {
+	if loadPerCPU() > 1 {
+		return 2 * fanout
+	}
+	return fanout + 20*time.Millisecond
 }
 
 // pingLimit is the PING p99 TestClusterHungPeer accepts. Issue 12's
