@@ -309,8 +309,9 @@ func TestClusterEtcdOutage(t *testing.T) {
 		return n
 	}
 
-	// The embedded etcd takes seconds to stop; the outage starts when it
-	// stops answering, which a probe of our own tells.
+	// The outage starts when etcd stops answering, which a probe of our
+	// own tells (an etcd in this process took seconds to stop; the child
+	// process is killed at once).
 	probe, err := clientv3.New(clientv3.Config{Endpoints: []string{tc.etcd.endpoint()}, DialTimeout: time.Second,
 		Logger: zap.NewNop()})
 	if err != nil {
@@ -342,12 +343,22 @@ func TestClusterEtcdOutage(t *testing.T) {
 		}
 	}
 	<-stopped
+	// Within the lease: a health check every quarter of it, each waiting
+	// half of it (0.90-1.39 s in 48 observations at load 2.7-13.7 on 2
+	// cores). On a machine running more than a thread a CPU the checks
+	// also wait for the CPU: within two leases, which still tells the
+	// defect (a node reporting etcd ok through a 20 s outage).
+	limit := lease
+	if loadPerCPU() > 1 {
+		limit = 2 * lease
+	}
 	for _, id := range []string{"a", "b", "c"} {
 		at, ok := noticed[id]
 		after := at.Sub(down)
 		t.Logf("node %s: etcd outage noticed %v after etcd stopped answering", id, after)
-		if !ok || down.IsZero() || after > lease {
-			t.Errorf("node %s: etcd outage noticed after %v (noticed %v), want within the %v lease", id, after, ok, lease)
+		if !ok || down.IsZero() || after > limit {
+			t.Errorf("node %s: etcd outage noticed after %v (noticed %v), want within %v (lease %v, load %.1f a CPU)",
+				id, after, ok, limit, lease, loadPerCPU())
 		}
 	}
 	time.Sleep(3 * lease) // an outage several leases long
