@@ -280,9 +280,16 @@ func TestSlowLocalShardStaysExact(t *testing.T) {
 
 // A copy whose delete was lost vanishes after the TTL, and until then the
 // merge prefers the newest copy.
+//
+// The TTL is a second: the checks of the newest copy come right after a
+// write, and must not find it expired because a loaded machine held this
+// goroutine back (with 300 ms, a stall of 300 ms between two statements
+// failed it; a 5 ms ticker in another process waited 508 ms at load 7.6).
+// Sleeps only make the old copy older.
 func TestLostDeleteExpires(t *testing.T) {
+	const ttl = time.Second
 	m := shard.GridMap(4.5, 52.0, 5.5, 52.5, 2, 1, 200)
-	r := New(Config{Regions: m, PositionTTL: 300 * time.Millisecond})
+	r := New(Config{Regions: m, PositionTTL: ttl})
 	r.DropDeletes(true)
 	r.Add(drivers, "d", geo.Encode(4.9, 52.1), AddFlags{})
 	time.Sleep(50 * time.Millisecond)
@@ -296,8 +303,8 @@ func TestLostDeleteExpires(t *testing.T) {
 		t.Fatalf("the lost delete left %d stale copies, want 1", n)
 	}
 	// Keep pinging at the new place; the stale copy ages out.
-	for range 4 {
-		time.Sleep(100 * time.Millisecond)
+	for range 6 {
+		time.Sleep(ttl / 4)
 		r.Add(drivers, "d", geo.Encode(5.1, 52.1), AddFlags{})
 	}
 	r.Reclaim()
@@ -307,7 +314,7 @@ func TestLostDeleteExpires(t *testing.T) {
 	if n := r.Card(drivers); n != 1 {
 		t.Fatalf("card %d, want 1: the current copy must stay", n)
 	}
-	time.Sleep(400 * time.Millisecond)
+	time.Sleep(ttl + ttl/5)
 	if res := r.Search(drivers, q, 0); len(res.Hits) != 0 {
 		t.Fatalf("expired position still found: %+v", res.Hits)
 	}
