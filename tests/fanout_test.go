@@ -205,6 +205,7 @@ func TestReloadDoesNotHoldCommands(t *testing.T) {
 		worst <- most
 	}()
 	time.Sleep(50 * time.Millisecond)
+	reload := time.Now()
 	if r := string(rc.mustDo(t, "CONFIG", "SET", "regions", mapPath)); r != "+OK\r\n" {
 		t.Fatalf("CONFIG SET regions: %q", r)
 	}
@@ -231,11 +232,18 @@ func TestReloadDoesNotHoldCommands(t *testing.T) {
 			t.Fatal("the move did not end within a minute")
 		}
 	}
+	moved := time.Since(reload)
 	close(stop)
 	most := <-worst
-	t.Logf("slowest PING during the reload: %v (refused a second reload: %v)", most, sawMoving)
-	if most > 300*time.Millisecond {
-		t.Errorf("a PING waited %v during the reload", most)
+	// A PING held by the reload would wait for the move, and a loaded
+	// machine slows the move as much as it delays a PING: the bound is a
+	// third of the move, at least 300 ms (a PING's CPU waits alone took
+	// up to 148 ms at load 9.6 on 2 cores, half the old fixed 300 ms:
+	// 18-148 ms in 6 runs at load 6.5-14.2, the moves 1.8-2.5 s).
+	limit := max(300*time.Millisecond, moved/3)
+	t.Logf("slowest PING during the reload: %v; reload and move %v (refused a second reload: %v)", most, moved, sawMoving)
+	if most > limit {
+		t.Errorf("a PING waited %v during the reload, want < %v (the move took %v)", most, limit, moved)
 	}
 	if got := infoField(t, rc, "shards", "region_map_move_total"); got != strconv.Itoa(members) {
 		t.Errorf("region_map_move_total:%s", got)
