@@ -147,7 +147,6 @@ func (r *Router) RenameLocal(from, to shard.Key) {
 	}
 	if g != nil {
 		r.keys[to] = g
-		g.renamed(to)
 		d, ok := r.keyTTL[to]
 		if !ok {
 			d = -1
@@ -155,6 +154,10 @@ func (r *Router) RenameLocal(from, to shard.Key) {
 		g.ttl.Store(int64(d))
 	}
 	r.mu.Unlock()
+	if g != nil {
+		g.renameShards(r.shards, from, to) // with g's stripes locked
+		return
+	}
 	for _, s := range r.shards {
 		s.Rename(from, to)
 	}

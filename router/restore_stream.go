@@ -136,6 +136,7 @@ func (kr *KeyRestore) Finish() {
 	}
 	kept := r.restoreOwners(g, &kr.es, kr.stripeOf, kr.shardOf)
 	r.restoreShards(kr.k, &kr.es, kr.shardOf, kept)
+	r.narrowAll(g)
 	forgetHolders(g) // the bulk restore did not count its members
 	kr.es = entryBlocks{}
 }

@@ -51,7 +51,13 @@ func (r *Router) Restore(k shard.Key, member string, score float64, stamp int64)
 			break
 		}
 	}
-	cur, exists := st.owner.get(member)
+	h := shard.Hash(member)
+	var cur slot
+	at, exists := st.owner.find(member, h)
+	if exists {
+		// Read before the copy changes: a narrow record's name is its copy's.
+		cur = st.owner.slotAt(at, member, h)
+	}
 	// As Add decides listpack or skiplist, but on the count after this
 	// member: restores of one key run side by side, and only the last
 	// one's count is sure to be the whole key's.
@@ -64,12 +70,17 @@ func (r *Router) Restore(k shard.Key, member string, score float64, stamp int64)
 	e := shard.NewEntry(member, score, stamp)
 	to := r.regions.Locate(e.Lon, e.Lat)
 	r.arrive(g, member, cur.shard, exists, to)
-	r.shards[to].Put(k, e)
+	_, _, copyAt := r.shards[to].PutHashSlot(k, e, h)
 	if exists && cur.shard != to {
-		r.shards[cur.shard].Delete(k, member, math.MaxInt64)
+		r.shards[cur.shard].DeleteHash(k, member, math.MaxInt64, h)
 		r.depart(g, member, cur.shard)
 	}
-	st.owner.set(member, slot{shard: to, score: score, stamp: stamp})
+	next := slot{shard: to, at: copyAt, score: score, stamp: stamp}
+	if exists {
+		st.owner.setAt(at, next)
+	} else {
+		st.owner.add(member, h, next)
+	}
 	r.grown(g, st)
 }
 
@@ -124,12 +135,10 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 			st := &g.stripes[s]
 			st.mu.Lock()
 			defer st.mu.Unlock()
-			st.owner = owners{src: st.owner.src}
+			// Wide while the shards are empty (a narrow record names its
+			// copy's slot): narrowed once they are loaded (narrowAll).
+			st.owner = owners{}
 			st.owner.reserve(count[s])
-			if count[s] >= r.narrowLimit() && g.src.v.Load() != nil {
-				st.owner.src = &g.src // narrow from the start
-				g.narrowed.Store(true)
-			}
 		}
 		stamp, n := int64(0), int64(0)
 		var dups [stripes]bool
@@ -177,6 +186,19 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 		}
 	}
 	return kept
+}
+
+// narrowAll turns narrow, once a bulk restore loaded the shards, the
+// stripes of g that hold enough members, in parallel.
+func (r *Router) narrowAll(g *geoKey) {
+	parallel(stripes, func(lo, hi int) {
+		for s := lo; s < hi; s++ {
+			st := &g.stripes[s]
+			st.mu.Lock()
+			r.grown(g, st)
+			st.mu.Unlock()
+		}
+	})
 }
 
 // keepLast marks, in a stripe that had a member saved twice, only each

@@ -68,7 +68,15 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	// owner table); the shard's name index reuses h and its entries' hash
 	// tags spare it reading other members' names.
 	r.arrive(g, member, cur.shard, exists, to) // before the copy goes in: no search skips it
-	prev, had := r.shards[to].PutHashPrev(k, e, h)
+	var prev shard.Value
+	var had bool
+	var copyAt uint32
+	if exists && to == cur.shard && st.owner.src != nil {
+		// The record names the copy's slot: no look-up by name.
+		prev, had, copyAt = r.shards[to].PutSlot(k, e, st.owner.rec(at).nameAt, h)
+	} else {
+		prev, had, copyAt = r.shards[to].PutHashSlot(k, e, h)
+	}
 	r.stats.Shards[to].Writes.Add(1)
 	if exists && cur.shard != to {
 		prev, had = r.handoff(k, g, member, h, cur.shard, to, stamp)
@@ -82,7 +90,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 		}
 		live = cur.stamp >= cut
 	}
-	next := slot{shard: to, score: score, stamp: stamp}
+	next := slot{shard: to, at: copyAt, score: score, stamp: stamp}
 	if exists {
 		st.owner.setAt(at, next)
 	} else {
