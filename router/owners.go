@@ -131,11 +131,8 @@ func (o *owners) len() int { return o.table.Len() }
 
 // get returns member's slot.
 func (o *owners) get(member string) (slot, bool) {
-	h := shard.Hash(member)
-	if at, ok := o.find(member, h); ok {
-		return o.slotAt(at, member, h), true
-	}
-	return slot{}, false
+	_, s, ok := o.lookup(member, shard.Hash(member))
+	return s, ok
 }
 
 // set stores member's slot, adding the member if it is new.

@@ -148,3 +148,29 @@ func (g *geoKey) renameShards(shards []*shard.Shard, from, to shard.Key) {
 	}
 	g.renamed(to)
 }
+
+// lookup returns member's record number and slot (h is its shard.Hash):
+// find and slotAt in one, which for a narrow table reads the name and
+// the value of a candidate's copy in one visit to its shard (a single
+// score read: ZSCORE, GEODIST, FROMMEMBER).
+func (o *owners) lookup(member string, h uint64) (uint32, slot, bool) {
+	if o.src == nil {
+		if at, ok := o.find(member, h); ok {
+			return at, o.slotAt(at, member, h), true
+		}
+		return 0, slot{}, false
+	}
+	v := o.src.v.Load()
+	t := tableHash(h)
+	for pos, at, ok := o.table.First(t); ok; pos, at, ok = o.table.Next(pos, t) {
+		r := o.rec(at)
+		if v == nil || int(r.shard) >= len(v.shards) {
+			continue
+		}
+		m, val, ok := v.shards[r.shard].CopyAt(v.key, r.nameAt)
+		if ok && m == member {
+			return at, slot{shard: r.shard, at: r.nameAt, score: val.Score, stamp: val.Stamp}, true
+		}
+	}
+	return 0, slot{}, false
+}

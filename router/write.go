@@ -198,11 +198,7 @@ func (r *Router) Score(k shard.Key, member string) (float64, bool) {
 	h := shard.Hash(member)
 	st := &g.stripes[stripeOfHash(h)]
 	st.mu.Lock()
-	var cur slot
-	at, ok := st.owner.find(member, h)
-	if ok {
-		cur = st.owner.slotAt(at, member, h)
-	}
+	_, cur, ok := st.owner.lookup(member, h)
 	st.mu.Unlock()
 	if !ok || cur.stamp < r.minStamp(g, now()) {
 		return 0, false

@@ -151,3 +151,16 @@ func (s *Shard) Expired(minStamp func(Key) int64) (keys []Key, members []string)
 	}
 	return keys, members
 }
+
+// CopyAt returns the member and the score and stamp of the copy in slab
+// slot at of k's set, in one read: a narrow owner table's look-up of a
+// member reads its name and its value together.
+func (s *Shard) CopyAt(k Key, at uint32) (string, Value, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	st, it := s.itemAt(k, at)
+	if it == nil {
+		return "", Value{}, false
+	}
+	return st.names.Get(it.name), Value{it.score, it.stamp}, true
+}
