@@ -209,3 +209,54 @@ func TestNarrowSlotsConcurrent(t *testing.T) {
 	}
 	checkSlots(t, r, drivers, all)
 }
+
+// A bulk restore names each record's copy by the slot the shard's load
+// gave it (narrowRestored), members saved twice included: every record
+// reads back its member, and moves, deletes and reclaims go on from there.
+func TestNarrowSlotsRestoreKey(t *testing.T) {
+	for _, narrowAt := range []int{1, 40, 1 << 20} {
+		t.Run(fmt.Sprint(narrowAt), func(t *testing.T) {
+			m := shard.GridMap(4.5, 52.0, 5.5, 52.5, 4, 2, 200)
+			r := New(Config{Regions: m, PositionTTL: time.Hour})
+			r.hooks.narrowAt = narrowAt
+			rng := rand.New(rand.NewPCG(9, uint64(narrowAt)))
+			old := now() - 2*int64(time.Hour)
+			model := map[string]slotModel{}
+			var saved []Saved
+			for range 6000 {
+				name := fmt.Sprintf("d%d", rng.IntN(4000)) // about 1 in 3 saved twice
+				score := geo.Encode(4.5+rng.Float64(), 52.0+rng.Float64()/2)
+				s := Saved{Member: name, Score: score, Stamp: now()}
+				if rng.IntN(4) == 0 {
+					s.Stamp = old
+				}
+				saved = append(saved, s)
+				model[name] = slotModel{score: score, expired: s.Stamp == old}
+			}
+			r.RestoreKey(drivers, saved)
+			checkSlots(t, r, drivers, model)
+			for i := range 6000 {
+				name := fmt.Sprintf("d%d", rng.IntN(4000))
+				switch rng.IntN(3) {
+				case 0:
+					score := geo.Encode(4.5+rng.Float64(), 52.0+rng.Float64()/2)
+					r.Add(drivers, name, score, AddFlags{})
+					model[name] = slotModel{score: score}
+				case 1:
+					r.Remove(drivers, name)
+					delete(model, name)
+				default:
+					if i%100 == 0 {
+						r.Reclaim()
+						for mm, s := range model {
+							if s.expired {
+								delete(model, mm)
+							}
+						}
+					}
+				}
+			}
+			checkSlots(t, r, drivers, model)
+		})
+	}
+}

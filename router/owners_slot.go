@@ -174,3 +174,36 @@ func (o *owners) lookup(member string, h uint64) (uint32, slot, bool) {
 	}
 	return 0, slot{}, false
 }
+
+// narrowRestored turns narrow, once a bulk restore has loaded the shards,
+// the stripes of g that hold enough members: each kept entry i's record
+// (recOf[i]) takes its copy's slab slot (slotOf[i]) in place of its name,
+// with no look-up in the shards. Each worker sweeps the entries in order
+// for its own stripes, as restoreOwners does.
+func (r *Router) narrowRestored(g *geoKey, stripeOf []uint8, kept []bool, recOf, slotOf []uint32) {
+	if g.src.v.Load() == nil || r.cl != nil {
+		return
+	}
+	parallel(stripes, func(lo, hi int) {
+		var turn [stripes]bool
+		for s := lo; s < hi; s++ {
+			st := &g.stripes[s]
+			st.mu.Lock()
+			turn[s] = st.owner.src == nil && st.owner.len() >= r.narrowLimit()
+		}
+		for i, s := range stripeOf {
+			if turn[s] && kept[i] {
+				rec := g.stripes[s].owner.rec(recOf[i])
+				rec.nameAt, rec.nameLen = slotOf[i], 0
+			}
+		}
+		for s := lo; s < hi; s++ {
+			st := &g.stripes[s]
+			if turn[s] {
+				st.owner.names, st.owner.src, st.owner.vals = shard.Names{}, &g.src, nil
+				g.narrowed.Store(true)
+			}
+			st.mu.Unlock()
+		}
+	})
+}

@@ -122,7 +122,9 @@ func (r *Router) RestoreKey(k shard.Key, ms []Saved) {
 // takes the members of its stripes: a sweep streams through memory,
 // where visiting a stripe's members one after the other missed the
 // cache on every entry and every name.
-func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, shardOf []shard.ID) []bool {
+//
+// recOf[i] is set to the record number of es's entry i.
+func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, shardOf []shard.ID, recOf []uint32) []bool {
 	var count [stripes]int
 	for _, s := range stripeOf {
 		count[s]++
@@ -136,7 +138,7 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 			st.mu.Lock()
 			defer st.mu.Unlock()
 			// Wide while the shards are empty (a narrow record names its
-			// copy's slot): narrowed once they are loaded (narrowAll).
+			// copy's slot): narrowed once they are loaded (narrowRestored).
 			st.owner = owners{}
 			st.owner.reserve(count[s])
 		}
@@ -149,6 +151,7 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 			e := es.at(i)
 			o := &g.stripes[s].owner
 			at, dup := o.upsert(e.Member)
+			recOf[i] = at
 			o.setAt(at, slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp})
 			dups[s] = dups[s] || dup
 			kept[i] = !dup
@@ -188,19 +191,6 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 	return kept
 }
 
-// narrowAll turns narrow, once a bulk restore loaded the shards, the
-// stripes of g that hold enough members, in parallel.
-func (r *Router) narrowAll(g *geoKey) {
-	parallel(stripes, func(lo, hi int) {
-		for s := lo; s < hi; s++ {
-			st := &g.stripes[s]
-			st.mu.Lock()
-			r.grown(g, st)
-			st.mu.Unlock()
-		}
-	})
-}
-
 // keepLast marks, in a stripe that had a member saved twice, only each
 // member's last copy as kept. Rare: saves write each member once.
 func keepLast(es *entryBlocks, stripeOf []uint8, s uint8, kept []bool) {
@@ -219,8 +209,9 @@ func keepLast(es *entryBlocks, stripeOf []uint8, s uint8, kept []bool) {
 
 // restoreShards hands each shard its kept members in one bulk load,
 // by their indexes: a copy of the entries would be as many Go pointers
-// for the collector to scan.
-func (r *Router) restoreShards(k shard.Key, es *entryBlocks, shardOf []shard.ID, kept []bool) {
+// for the collector to scan. slotOf[i] is set to the slab slot of kept
+// entry i's copy.
+func (r *Router) restoreShards(k shard.Key, es *entryBlocks, shardOf []shard.ID, kept []bool, slotOf []uint32) {
 	per := make([][]int32, len(r.shards))
 	counts := make([]int, len(r.shards))
 	for i, id := range shardOf {
@@ -248,7 +239,8 @@ func (r *Router) restoreShards(k shard.Key, es *entryBlocks, shardOf []shard.ID,
 	parallel(min(len(ids), runtime.GOMAXPROCS(0)), func(int, int) {
 		for j := next.Add(1) - 1; j < int64(len(ids)); j = next.Add(1) - 1 {
 			idx := per[ids[j]]
-			r.shards[ids[j]].LoadEach(k, len(idx), func(i int) shard.Entry { return es.at(int(idx[i])) })
+			r.shards[ids[j]].LoadEachSlots(k, len(idx), func(i int) shard.Entry { return es.at(int(idx[i])) },
+				func(i int, at uint32) { slotOf[idx[i]] = at })
 		}
 	})
 }
