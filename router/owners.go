@@ -24,6 +24,9 @@ type owners struct {
 	chunks [][]record  // records never move: a chunk is never reallocated
 	vals   [][]value   // each record's score and stamp, same layout; wide tables only
 	src    *source     // nil: a wide table, which keeps vals
+	// growing holds, while a narrow table grows, every record's
+	// tableHash, read a shard at a time (owners_grow.go)
+	growing []uint64
 	free   []uint32    // record numbers to reuse
 	names  shard.Names
 }
@@ -107,7 +110,12 @@ func (o *owners) setAt(at uint32, s slot) {
 // Key and KeyHash make the owners the Keys of their table.
 func (o *owners) Key(at uint32) string { return o.nameOf(at) }
 
-func (o *owners) KeyHash(at uint32) uint64 { return tableHash(shard.Hash(o.nameOf(at))) }
+func (o *owners) KeyHash(at uint32) uint64 {
+	if o.growing != nil {
+		return o.growing[at]
+	}
+	return tableHash(shard.Hash(o.nameOf(at)))
+}
 
 // tableHash is the hash the table is given for a member whose shard.Hash
 // is h.
@@ -160,6 +168,7 @@ func (o *owners) find(member string, h uint64) (uint32, bool) {
 
 // add stores a member that is not in the table; h is its shard.Hash.
 func (o *owners) add(member string, h uint64, s slot) {
+	o.grow(1)
 	o.table.Insert(o.newRecord(member, s), tableHash(h), o)
 }
 
@@ -188,7 +197,10 @@ func (o *owners) newRecord(member string, s slot) uint32 {
 }
 
 // reserve makes room for n more members without growing on the way.
-func (o *owners) reserve(n int) { o.table.Reserve(n, o) }
+func (o *owners) reserve(n int) {
+	o.grow(n)
+	o.table.Reserve(n, o)
+}
 
 // del removes member and reports whether it was there.
 func (o *owners) del(member string) bool { return o.delHash(member, shard.Hash(member)) }

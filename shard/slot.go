@@ -164,3 +164,23 @@ func (s *Shard) CopyAt(k Key, at uint32) (string, Value, bool) {
 	}
 	return st.names.Get(it.name), Value{it.score, it.stamp}, true
 }
+
+// NamesAt calls fn with each of slots' members (i indexes slots; "" for a
+// slot that holds none), under one read lock and one look-up of the key:
+// a narrow owner table re-hashing its members as it grows reads them a
+// shard at a time, in slot order, rather than one locked call each.
+// fn runs under the shard's read lock.
+func (s *Shard) NamesAt(k Key, slots []uint32, fn func(i int, member string)) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	st := s.sets[k]
+	for i, at := range slots {
+		m := ""
+		if st != nil && at < st.items.n {
+			if it := st.items.at(at); !it.name.None() {
+				m = st.names.Get(it.name)
+			}
+		}
+		fn(i, m)
+	}
+}
