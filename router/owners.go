@@ -27,8 +27,8 @@ type owners struct {
 	// growing holds, while a narrow table grows, every record's
 	// tableHash, read a shard at a time (owners_grow.go)
 	growing []uint64
-	free   []uint32    // record numbers to reuse
-	names  shard.Names
+	free    []uint32 // record numbers to reuse
+	names   shard.Names
 }
 
 // A narrow table (a big key's stripe in a router without other nodes,
