@@ -24,11 +24,8 @@ type owners struct {
 	chunks [][]record  // records never move: a chunk is never reallocated
 	vals   [][]value   // each record's score and stamp, same layout; wide tables only
 	src    *source     // nil: a wide table, which keeps vals
-	// growing holds, while a narrow table grows, every record's
-	// tableHash, read a shard at a time (owners_grow.go)
-	growing []uint64
-	free    []uint32 // record numbers to reuse
-	names   shard.Names
+	free   []uint32    // record numbers to reuse
+	names  shard.Names
 }
 
 // A narrow table (a big key's stripe in a router without other nodes,
@@ -110,12 +107,7 @@ func (o *owners) setAt(at uint32, s slot) {
 // Key and KeyHash make the owners the Keys of their table.
 func (o *owners) Key(at uint32) string { return o.nameOf(at) }
 
-func (o *owners) KeyHash(at uint32) uint64 {
-	if o.growing != nil {
-		return o.growing[at]
-	}
-	return tableHash(shard.Hash(o.nameOf(at)))
-}
+func (o *owners) KeyHash(at uint32) uint64 { return tableHash(shard.Hash(o.nameOf(at))) }
 
 // tableHash is the hash the table is given for a member whose shard.Hash
 // is h.

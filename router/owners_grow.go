@@ -15,22 +15,30 @@ import (
 // grow reads every record's name a shard at a time, in slot order (the
 // order of the items and, mostly, of the names in memory), in chunks
 // that hold a shard's read lock only briefly, and KeyHash answers from
-// those hashes while the table grows.
+// those hashes while the table grows (grownKeys).
 
 // growChunk is how many names grow reads per hold of a shard's read lock.
 const growChunk = 512
 
 // grow prepares a narrow table to take n more records: if the table is
-// about to grow, it hashes every record first (growing). The condition is
+// about to grow, it hashes every record first. The condition is
 // shard.Table.Reserve's.
 func (o *owners) grow(n int) {
 	if o.src == nil || (o.table.Len()+n)*4 <= max(8, o.table.Size())*3 {
 		return
 	}
-	o.growing = o.hashes()
-	o.table.Reserve(n, o)
-	o.growing = nil
+	o.table.Reserve(n, grownKeys{o, o.hashes()})
 }
+
+// grownKeys are a narrow table's Keys while it grows: KeyHash answers
+// from the hashes grow read.
+type grownKeys struct {
+	o  *owners
+	hs []uint64
+}
+
+func (g grownKeys) Key(at uint32) string     { return g.o.Key(at) }
+func (g grownKeys) KeyHash(at uint32) uint64 { return g.hs[at] }
 
 // hashes returns the tableHash of every record's member by record number.
 func (o *owners) hashes() []uint64 {
