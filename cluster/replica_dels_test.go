@@ -47,10 +47,11 @@ func TestDeletesWhileReplicaAway(t *testing.T) {
 	ylon, ylat, _ := shardPoint(m, y)
 	atX, atY := geo.Encode(xlon, xlat), geo.Encode(ylon, ylat)
 	drivers, gone, old, renamed := shard.Key{Name: "drivers"}, shard.Key{Name: "gone"}, shard.Key{Name: "old"}, shard.Key{Name: "new"}
+	flushed := shard.Key{DB: 1, Name: "flushed"}
 	for _, w := range []struct {
 		k shard.Key
 		m string
-	}{{drivers, "zrem0"}, {drivers, "move0"}, {drivers, "move1"}, {drivers, "move2"}, {gone, "g0"}, {old, "o0"}} {
+	}{{drivers, "zrem0"}, {drivers, "move0"}, {drivers, "move1"}, {drivers, "move2"}, {gone, "g0"}, {old, "o0"}, {flushed, "f0"}} {
 		if _, _, err := writer.r.TryAdd(w.k, w.m, atX, router.AddFlags{}); err != nil {
 			t.Fatal(err)
 		}
@@ -71,6 +72,7 @@ func TestDeletesWhileReplicaAway(t *testing.T) {
 		{name: "ZREM drivers zrem0", do: func() error { _, err := writer.r.TryRemove(drivers, "zrem0"); return err }},
 		{name: "DEL gone", do: func() error { _, err := writer.r.TryDrop(gone); return err }},
 		{name: "RENAME old new", do: func() error { return writer.r.TryRename(old, renamed) }},
+		{name: "FLUSHDB of db 1", do: func() error { return writer.r.TryFlush(1) }},
 		{name: "GEOADD drivers move0 across the border", do: func() error {
 			_, _, err := writer.r.TryAdd(drivers, "move0", atY, router.AddFlags{})
 			return err
@@ -123,10 +125,17 @@ func TestDeletesWhileReplicaAway(t *testing.T) {
 	}
 	for id, n := range nodes {
 		checkDeleted(t, id, n.r, drivers, gone, old, renamed, atY)
+		if c, err := n.r.TryCard(flushed); c != 0 || err != nil {
+			t.Errorf("through %s: ZCARD of db 1's key = %d (%v), want 0: db 1 was flushed", id, c, err)
+		}
+		// A search of x's area: the moved members are not at their old place.
+		for _, h := range n.r.Search(drivers, geo.NewSearch(xlon, xlat, geo.Shape{Radius: 10, Unit: 1000}), 0).Hits {
+			t.Errorf("through %s: a search of %s's area finds %s", id, m.Name(x), h.Member)
+		}
 	}
 	// What a search of x's area reads: c's copies of shard x.
 	deleted := func(k shard.Key, member string) bool {
-		return k == gone || k == old || k == drivers && (member == "zrem0" || strings.HasPrefix(member, "move"))
+		return k == gone || k == old || k == flushed || k == drivers && (member == "zrem0" || strings.HasPrefix(member, "move"))
 	}
 	for _, ke := range nodes["c"].r.DumpLocal(x) {
 		for _, e := range ke.Entries {

@@ -65,29 +65,31 @@ func (r *Router) awayRefused(op string, ids []shard.ID, cause error) error {
 	return fmt.Errorf("shard %s could not be written (%w); nothing deleted", strings.Join(names, ","), err)
 }
 
-// memberIn reports whether a member has a copy not older than cut in
-// shards ids; a shard that cannot be read may hold one.
-func (r *Router) memberIn(ctx context.Context, ids []shard.ID, k shard.Key, member string, cut int64) (bool, error) {
-	var mu sync.Mutex
-	found := false
+// memberIn returns the shards of ids that hold a copy of a member not
+// older than cut; a shard that cannot be read may hold one (the error).
+func (r *Router) memberIn(ctx context.Context, ids []shard.ID, k shard.Key, member string, cut int64) ([]shard.ID, error) {
+	var (
+		mu   sync.Mutex
+		held []shard.ID
+	)
 	err := r.onNodes(ctx, ids, func(ids []shard.ID) {
 		for _, id := range ids {
 			if e, ok := r.shards[id].Get(k, member); ok && e.Stamp >= cut {
 				mu.Lock()
-				found = true
+				held = append(held, id)
 				mu.Unlock()
 			}
 		}
 	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
-		_, ok, err := p.Get(ctx, ids, k, member, cut)
+		c, ok, err := p.Get(ctx, ids, k, member, cut)
 		if ok {
 			mu.Lock()
-			found = true
+			held = append(held, c.Shard)
 			mu.Unlock()
 		}
 		return err
 	})
-	return found, err
+	return held, err
 }
 
 // keyIn reports whether key k has a copy not older than cut in shards

@@ -234,8 +234,11 @@ func (r *Router) removeCluster(k shard.Key, member string) (bool, error) {
 	ids, away := r.splitAway(r.cl.View())
 	if len(away) > 0 {
 		cut := r.minStamp(r.key(k, false), now())
-		if held, err := r.memberIn(ctx, away, k, member, cut); held || err != nil {
+		switch held, err := r.memberIn(ctx, away, k, member, cut); {
+		case err != nil:
 			return false, r.awayRefused("remove", away, err)
+		case len(held) > 0:
+			return false, r.awayRefused("remove", held, nil)
 		}
 	}
 	g, st := r.lockMember(k, member, true)
