@@ -117,7 +117,7 @@ func TestDeletesWhileReplicaAway(t *testing.T) {
 		ok := true
 		for _, n := range nodes {
 			tl := n.Table()
-			ok = ok && tl.Owner[x] == "c" && !tl.Down(x) && !tl.Down(y)
+			ok = ok && tl.Owner[x] == "c" && tl.DownShards() == 0
 		}
 		if ok {
 			break
