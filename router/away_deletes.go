@@ -28,7 +28,7 @@ import (
 
 // errHolderAway is a delete refused because a shard that holds what it
 // would delete has a holder that is not live.
-var errHolderAway = errors.New("a holder of the shard is not live; waiting for it or a new one")
+var errHolderAway = errors.New("a holder of the shard is away (lease lapsed, or failing health checks); waiting for it or a new one")
 
 // holderAway reports whether view v lets shard id take no write now: its
 // primary is not live or fails health checks, or its replica is away.
