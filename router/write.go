@@ -159,7 +159,8 @@ func (r *Router) place(cur shard.ID, exists bool, lon, lat float64) shard.ID {
 // Remove deletes a member and reports whether it was there.
 func (r *Router) Remove(k shard.Key, member string) bool {
 	if r.cl != nil {
-		return r.removeCluster(k, member)
+		removed, _ := r.removeCluster(k, member) // TryRemove reports the error
+		return removed
 	}
 	h := shard.Hash(member)
 	g, st := r.lockMemberHash(k, member, h, false)
