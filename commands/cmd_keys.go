@@ -215,16 +215,20 @@ func flushGeneric(e *Engine, c *Client, args [][]byte, all bool) {
 		c.W.Error(errSyntax)
 		return
 	}
+	db := c.db
+	if all {
+		db = -1
+	}
+	// Geo keys first: in cluster mode a flush that could not reach every
+	// holder answers -TRYAGAIN (and the client tries again).
+	if tryAgain(c, e.Router().TryFlush(db)) {
+		return
+	}
 	for i, d := range e.dbs {
 		if all || i == c.db {
 			clear(d.strings)
 			clear(d.expires)
 		}
-	}
-	if all {
-		e.Router().Flush(-1)
-	} else {
-		e.Router().Flush(c.db)
 	}
 	c.W.OK()
 }

@@ -176,8 +176,16 @@ func zrem(e *Engine, c *Client, args [][]byte) {
 	}
 	n := 0
 	for _, m := range args[2:] {
-		if e.Router().Remove(k, string(m)) {
+		removed, err := e.Router().TryRemove(k, string(m))
+		if removed {
 			n++
+		}
+		if err != nil {
+			// In cluster mode a copy may be left (a holder away or not
+			// answering): the client must not hear that it is gone.
+			c.changed(n)
+			tryAgain(c, err)
+			return
 		}
 	}
 	if e.Router().Card(k) == 0 {

@@ -59,7 +59,7 @@ func (r *Router) Keys(db int) []string {
 // Flush drops every key of a database, or of all of them when db < 0.
 func (r *Router) Flush(db int) {
 	if r.cl != nil {
-		r.flushCluster(db)
+		_ = r.flushCluster(db) // TryFlush reports the error
 		return
 	}
 	r.FlushLocal(db)

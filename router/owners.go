@@ -36,11 +36,14 @@ type owners struct {
 // cluster mode, which caches them for members whose copy is on another
 // node (owner cache, stale checks). owners{} is wide.
 
-// record is one member: its name (a shard.Name packed in six bytes) and
-// the shard of its current copy, in 8 bytes.
+// record is one member: the shard of its current copy and, in a wide
+// table, its name (a shard.Name packed in six bytes), in a narrow one the
+// slab slot of that copy in its shard, whose item names the member
+// (owners_slot.go): a narrow table keeps no names. nameAt is NoName's in
+// both for an unused record.
 type record struct {
-	nameAt  uint32 // NoName's: unused
-	nameLen uint16
+	nameAt  uint32 // wide: the name's place; narrow: the copy's slab slot
+	nameLen uint16 // wide only
 	shard   shard.ID
 }
 
@@ -64,7 +67,14 @@ func (o *owners) val(i uint32) *value {
 	return &o.vals[i>>recordBits][i&(1<<recordBits-1)]
 }
 
-func (o *owners) nameOf(i uint32) string { return o.names.Get(o.rec(i).name()) }
+// nameOf returns record i's member: a narrow table reads it in the shard
+// of its copy.
+func (o *owners) nameOf(i uint32) string {
+	if o.src != nil {
+		return o.src.name(o.rec(i))
+	}
+	return o.names.Get(o.rec(i).name())
+}
 
 // slotAt returns the slot of record at, whose member is member with
 // shard.Hash h (which only a narrow table uses).
@@ -75,16 +85,21 @@ func (o *owners) slotAt(at uint32, member string, h uint64) slot {
 		s.score, s.stamp = v.score, v.stamp
 		return s
 	}
-	v := o.src.value(s.shard, member, h)
+	r := o.rec(at)
+	s.at = r.nameAt
+	v := o.src.valueAt(s.shard, r.nameAt)
 	s.score, s.stamp = v.Score, v.Stamp
 	return s
 }
 
-// setAt stores record at's slot; a narrow table keeps only the shard (the
-// caller has written the copy there).
+// setAt stores record at's slot; a narrow table keeps only the shard and
+// the copy's slab slot there (the caller has written the copy).
 func (o *owners) setAt(at uint32, s slot) {
-	o.rec(at).shard = s.shard
-	if o.src == nil {
+	r := o.rec(at)
+	r.shard = s.shard
+	if o.src != nil {
+		r.nameAt = s.at
+	} else {
 		*o.val(at) = value{s.score, s.stamp}
 	}
 }
@@ -99,7 +114,8 @@ func (o *owners) KeyHash(at uint32) uint64 { return tableHash(shard.Hash(o.nameO
 func tableHash(h uint64) uint64 { return bits.RotateLeft64(h, 32) }
 
 // upsert returns member's record number, adding the member with a zero
-// slot if it is new, in one probe of the table.
+// slot if it is new, in one probe of the table. Wide tables only: a
+// narrow record without its copy's slot would have no name.
 func (o *owners) upsert(member string) (at uint32, existed bool) {
 	o.table.Reserve(1, o)
 	h := tableHash(shard.Hash(member))
@@ -115,11 +131,8 @@ func (o *owners) len() int { return o.table.Len() }
 
 // get returns member's slot.
 func (o *owners) get(member string) (slot, bool) {
-	h := shard.Hash(member)
-	if at, ok := o.find(member, h); ok {
-		return o.slotAt(at, member, h), true
-	}
-	return slot{}, false
+	_, s, ok := o.lookup(member, shard.Hash(member))
+	return s, ok
 }
 
 // set stores member's slot, adding the member if it is new.
@@ -147,6 +160,7 @@ func (o *owners) find(member string, h uint64) (uint32, bool) {
 
 // add stores a member that is not in the table; h is its shard.Hash.
 func (o *owners) add(member string, h uint64, s slot) {
+	o.grow(1)
 	o.table.Insert(o.newRecord(member, s), tableHash(h), o)
 }
 
@@ -166,14 +180,19 @@ func (o *owners) newRecord(member string, s slot) uint32 {
 			}
 		}
 	}
-	r := o.rec(at)
-	r.nameAt, r.nameLen = o.names.Add(member).Pack()
+	if o.src == nil {
+		r := o.rec(at)
+		r.nameAt, r.nameLen = o.names.Add(member).Pack()
+	}
 	o.setAt(at, s)
 	return at
 }
 
 // reserve makes room for n more members without growing on the way.
-func (o *owners) reserve(n int) { o.table.Reserve(n, o) }
+func (o *owners) reserve(n int) {
+	o.grow(n)
+	o.table.Reserve(n, o)
+}
 
 // del removes member and reports whether it was there.
 func (o *owners) del(member string) bool { return o.delHash(member, shard.Hash(member)) }
@@ -186,7 +205,9 @@ func (o *owners) delHash(member string, h uint64) bool {
 	}
 	o.table.Remove(pos, o)
 	r := o.rec(at)
-	o.names.Free(r.name())
+	if o.src == nil {
+		o.names.Free(r.name())
+	}
 	*r = record{}
 	r.nameAt, r.nameLen = shard.NoName().Pack()
 	if o.src == nil {
@@ -197,7 +218,7 @@ func (o *owners) delHash(member string, h uint64) bool {
 		return true
 	}
 	o.free = append(o.free, at)
-	if o.names.Wasteful() {
+	if o.src == nil && o.names.Wasteful() {
 		o.compact()
 	}
 	return true
@@ -206,6 +227,9 @@ func (o *owners) delHash(member string, h uint64) bool {
 // compact copies the live names into a fresh store. Strings handed out
 // before keep the old chunks alive and unchanged.
 func (o *owners) compact() {
+	if o.src != nil {
+		return // a narrow table keeps no names
+	}
 	var fresh shard.Names
 	for _, c := range o.chunks {
 		for j := range c {
@@ -229,12 +253,8 @@ func (o *owners) all() iter.Seq2[string, slot] {
 			if r.name().None() {
 				continue
 			}
-			m := o.names.Get(r.name())
-			var h uint64
-			if o.src != nil {
-				h = shard.Hash(m)
-			}
-			if !yield(m, o.slotAt(uint32(i), m, h)) {
+			m := o.nameOf(uint32(i))
+			if !yield(m, o.slotAt(uint32(i), m, 0)) {
 				return
 			}
 		}
@@ -250,7 +270,7 @@ func (o *owners) shards() iter.Seq2[string, shard.ID] {
 			if r.name().None() {
 				continue
 			}
-			if !yield(o.names.Get(r.name()), r.shard) {
+			if !yield(o.nameOf(uint32(i)), r.shard) {
 				return
 			}
 		}

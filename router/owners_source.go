@@ -25,15 +25,6 @@ type sourceView struct {
 // forgotten the member yet. It reads as expired under any cut-off.
 const gone = math.MinInt64
 
-// value reads the score and stamp of member (shard.Hash h) in shard id.
-func (s *source) value(id shard.ID, member string, h uint64) shard.Value {
-	v := s.v.Load()
-	if val, ok := v.shards[id].ValueHash(v.key, member, h); ok {
-		return val
-	}
-	return shard.Value{Stamp: gone}
-}
-
 // narrowAt is how many members a stripe holds before its owner table
 // turns narrow (a key of about 130,000 members): a small key keeps its
 // members' scores and stamps in one place for searches that read the
@@ -61,9 +52,18 @@ func (r *Router) localKey(g *geoKey, k shard.Key) {
 // holds the stripe's lock.
 func (r *Router) grown(g *geoKey, st *stripe) {
 	if st.owner.src == nil && st.owner.len() >= r.narrowLimit() && g.src.v.Load() != nil && r.cl == nil {
-		st.owner.src, st.owner.vals = &g.src, nil
-		g.narrowed.Store(true)
+		r.narrowStripe(g, st)
 	}
+}
+
+// narrowStripe turns a stripe's table narrow (owners.narrow) and forgets
+// the members whose copies were gone. The caller holds the stripe's lock.
+func (r *Router) narrowStripe(g *geoKey, st *stripe) {
+	for _, l := range st.owner.narrow(&g.src) {
+		g.entries.Add(-1)
+		r.depart(g, l.member, l.shard)
+	}
+	g.narrowed.Store(true)
 }
 
 // renamed points a narrow key's tables at its new name.
@@ -98,27 +98,6 @@ func (r *Router) widenKeys() {
 		g.src.v.Store(nil)
 		g.narrowed.Store(false)
 	}
-}
-
-// widen makes a narrow table wide: vals filled from the shards.
-func (o *owners) widen() {
-	if o.src == nil {
-		return
-	}
-	o.vals = make([][]value, len(o.chunks))
-	for c := range o.vals {
-		o.vals[c] = make([]value, 1<<recordBits)
-	}
-	for i := 0; i < o.limit(); i++ {
-		r := o.rec(uint32(i))
-		if r.name().None() {
-			continue
-		}
-		m := o.names.Get(r.name())
-		v := o.src.value(r.shard, m, shard.Hash(m))
-		*o.val(uint32(i)) = value{v.Score, v.Stamp}
-	}
-	o.src = nil
 }
 
 // eachCopy calls fn, until it returns false, for every member of a key

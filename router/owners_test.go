@@ -41,21 +41,44 @@ func testOwnersAgainstMap(t *testing.T, narrow bool, widenAtStep int) {
 		o.src = &src
 	}
 	// write puts the member's copy where a router would: in its slot's
-	// shard only (a narrow table reads it there; a wide one ignores it).
-	write := func(m string, s slot) {
+	// shard only (a narrow table reads it there; a wide one ignores it),
+	// and stores the record as Add does: found before the copies change
+	// (a narrow record's name is its copy's), re-pointed after.
+	write := func(m string, s slot) slot {
+		h := shard.Hash(m)
+		at, found := o.find(m, h)
 		for id, sh := range shards {
 			if shard.ID(id) == s.shard {
-				sh.Put(key, shard.NewEntry(m, s.score, s.stamp))
+				_, _, s.at = sh.PutHashSlot(key, shard.NewEntry(m, s.score, s.stamp), h)
 			} else {
 				sh.Delete(key, m, math.MaxInt64)
 			}
 		}
+		if o.src == nil {
+			s.at = 0 // a wide table does not keep it
+		}
+		switch {
+		case found:
+			o.setAt(at, s)
+		case o.src != nil || rng.IntN(2) == 0:
+			o.set(m, s)
+		default:
+			at, existed := o.upsert(m)
+			if existed {
+				t.Fatalf("upsert %.20q: existed", m)
+			}
+			o.setAt(at, s)
+		}
+		return s
 	}
+	// del removes the record first, as Remove does: its name is read
+	// through its copy.
 	del := func(m string) bool {
+		ok := o.del(m)
 		for _, sh := range shards {
 			sh.Delete(key, m, math.MaxInt64)
 		}
-		return o.del(m)
+		return ok
 	}
 	name := func() string {
 		switch rng.IntN(50) {
@@ -85,6 +108,10 @@ func testOwnersAgainstMap(t *testing.T, narrow bool, widenAtStep int) {
 	for i := range 200000 {
 		if i == widenAtStep {
 			o.widen()
+			for m, s := range model {
+				s.at = 0 // a wide table does not keep it
+				model[m] = s
+			}
 			if o.src != nil || len(o.vals) != len(o.chunks) {
 				t.Fatalf("widened: src %v, %d value chunks for %d chunks", o.src, len(o.vals), len(o.chunks))
 			}
@@ -93,16 +120,7 @@ func testOwnersAgainstMap(t *testing.T, narrow bool, widenAtStep int) {
 		m := name()
 		switch op := rng.IntN(10); {
 		case op < 6:
-			s := slot{shard: shard.ID(rng.IntN(4)), score: rng.Float64(), stamp: int64(i)}
-			write(m, s)
-			if rng.IntN(2) == 0 {
-				o.set(m, s)
-			} else if at, existed := o.upsert(m); existed != hasKey(model, m) {
-				t.Fatalf("step %d: upsert %.20q existed=%v", i, m, existed)
-			} else {
-				o.setAt(at, s)
-			}
-			model[m] = s
+			model[m] = write(m, slot{shard: shard.ID(rng.IntN(4)), score: rng.Float64(), stamp: int64(i)})
 		case op < 9:
 			_, in := model[m]
 			if del(m) != in {

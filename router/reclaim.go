@@ -25,28 +25,53 @@ func (r *Router) Reclaim() {
 		return global
 	}
 	for id, s := range r.shards {
-		s.Reclaim(minStamp, func(k shard.Key, e shard.Entry) {
-			r.stats.Shards[id].Expired.Add(1)
-			g := r.key(k, false)
-			if g == nil {
-				return
-			}
-			st := r.stripe(g, e.Member)
-			st.mu.Lock()
-			// A narrow table reads the stamp of the copy just removed as
-			// gone: that copy was the current one.
-			if cur, ok := st.owner.get(e.Member); ok && cur.shard == shard.ID(id) && (cur.stamp == e.Stamp || cur.stamp == gone) {
-				st.owner.del(e.Member)
-				g.entries.Add(-1)
-				r.depart(g, e.Member, cur.shard)
-			}
-			st.mu.Unlock()
-		})
+		keys, members := s.Expired(minStamp)
+		for i, k := range keys {
+			r.reclaimOne(shard.ID(id), k, members[i], minStamp(k))
+		}
 	}
 	if r.cl != nil {
 		r.sweepCache(t)
 	}
 	r.forgetEmpty()
+}
+
+// reclaimOne removes member's copy in shard id if it was written before
+// cut, and forgets the member if that copy was its current one. The copy
+// goes under the member's stripe lock, after a narrow record that names
+// its slot (owners_slot.go): the slot may be reused as soon as the copy
+// is gone, and the record's name is read through it.
+func (r *Router) reclaimOne(id shard.ID, k shard.Key, member string, cut int64) {
+	s := r.shards[id]
+	h := shard.Hash(member)
+	g, st := r.lockMemberHash(k, member, h, false)
+	if g == nil {
+		if _, ok := s.DeleteHash(k, member, cut-1, h); ok {
+			r.stats.Shards[id].Expired.Add(1)
+		}
+		return
+	}
+	defer st.mu.Unlock()
+	at, found := st.owner.find(member, h)
+	found = found && st.owner.rec(at).shard == id
+	if found && st.owner.src != nil {
+		if st.owner.slotAt(at, member, h).stamp < cut {
+			st.owner.delHash(member, h)
+			g.entries.Add(-1)
+			r.depart(g, member, id)
+		}
+		found = false
+	}
+	e, ok := s.DeleteHash(k, member, cut-1, h)
+	if !ok {
+		return
+	}
+	r.stats.Shards[id].Expired.Add(1)
+	if found && st.owner.slotAt(at, member, h).stamp == e.Stamp {
+		st.owner.delHash(member, h)
+		g.entries.Add(-1)
+		r.depart(g, member, id)
+	}
 }
 
 // forgetEmpty drops the router's view of keys that no longer have members.

@@ -257,10 +257,10 @@ func (r *Router) moveOne(k shard.Key, g *geoKey, st *stripe, member string, old 
 	}
 	to := r.regions.Locate(e.Lon, e.Lat)
 	r.arrive(g, member, from, true, to)
-	r.shards[to].Put(k, e)
+	_, _, copyAt := r.shards[to].PutHashSlot(k, e, h)
 	r.shards[from].DeleteHash(k, member, math.MaxInt64, h)
 	r.depart(g, member, from)
-	st.owner.setAt(at, slot{shard: to, score: e.Score, stamp: e.Stamp})
+	st.owner.setAt(at, slot{shard: to, at: copyAt, score: e.Score, stamp: e.Stamp})
 }
 
 // Moving reports a reload's move: whether one is running, and how many

@@ -221,9 +221,11 @@ func (r *Router) onShardWrite(ctx context.Context, id shard.ID, here func(*shard
 }
 
 // shardWrite is onShardWrite; strict refuses a shard whose replica is
-// away (replica_gone.go), which a delete need not: a copy it leaves on
-// the primary would be seen now, one left on the away replica only if it
-// is promoted.
+// away (replica_gone.go). A handoff's delete is not strict: it was
+// refused before its write if the shard had a holder away then
+// (away_deletes.go), and if the replica went away since, a copy left on
+// the primary would be seen now, one left on the away replica only if
+// it is promoted.
 func (r *Router) shardWrite(ctx context.Context, id shard.ID, here func(*shard.Shard) error,
 	there func(ctx context.Context, p Peer) error, strict bool) error {
 	write := here

@@ -129,14 +129,14 @@ func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f Add
 	v := r.cl.View()
 	switch slow := r.putIfFast(ctx, v, k, items, f); {
 	case len(slow) == 0:
-	case f == AddFlags{}:
+	case f == AddFlags{} && !r.anyAway(v):
 		r.getPut(ctx, v, k, items, slow)
-	default:
+	default: // a handoff out of a shard with a holder away is known before the write
 		r.findMissing(k, items, slow, nil)
 		for _, i := range slow {
 			r.decide(&items[i], f)
 		}
-		r.putBatch(ctx, v, k, items, slow)
+		r.putBatch(ctx, v, k, items, r.refuseAwayHandoffs(v, items, slow))
 	}
 	r.putReplicas(ctx, v, k, items)
 	for i := range items {

@@ -16,6 +16,9 @@ import (
 // some node could not be reached or its members not all counted (the
 // client may try again: a drop repeats safely).
 func (r *Router) dropCluster(k shard.Key) (bool, error) {
+	if err := r.keysAway("drop", k); err != nil {
+		return false, err
+	}
 	n, cerr := r.cardCluster(k)
 	ctx, cancel := r.callCtx()
 	defer cancel()
@@ -64,6 +67,9 @@ func (r *Router) forget(k shard.Key, g *geoKey) {
 // could not be reached, which leaves that node's members under the old
 // name.
 func (r *Router) renameCluster(from, to shard.Key) error {
+	if err := r.keysAway("rename", from, to); err != nil {
+		return err
+	}
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	err := r.onAllNodes(ctx, func() { r.RenameLocal(from, to) },
@@ -147,7 +153,6 @@ func (r *Router) RenameLocal(from, to shard.Key) {
 	}
 	if g != nil {
 		r.keys[to] = g
-		g.renamed(to)
 		d, ok := r.keyTTL[to]
 		if !ok {
 			d = -1
@@ -155,23 +160,32 @@ func (r *Router) RenameLocal(from, to shard.Key) {
 		g.ttl.Store(int64(d))
 	}
 	r.mu.Unlock()
+	if g != nil {
+		g.renameShards(r.shards, from, to) // with g's stripes locked
+		return
+	}
 	for _, s := range r.shards {
 		s.Rename(from, to)
 	}
 }
 
 // flushCluster drops every key of a database (all when db < 0) on every
-// node.
-func (r *Router) flushCluster(db int) {
+// node; it fails when some node could not be reached or a shard has a
+// holder away (away_deletes.go), and then changes nothing.
+func (r *Router) flushCluster(db int) error {
+	if err := r.flushAway(); err != nil {
+		return err
+	}
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	err := r.onAllNodes(ctx, func() { r.FlushLocal(db) },
 		func(ctx context.Context, p Peer) error {
-			return p.Flush(ctx, db)
+			return r.nodeUnread(p, p.Flush(ctx, db))
 		})
 	if err != nil {
-		r.remoteFailed("flush", err)
+		return r.shardsFailed("flush", "written", err)
 	}
+	return nil
 }
 
 // FlushLocal drops every key of a database (all when db < 0) from this

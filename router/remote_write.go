@@ -98,6 +98,9 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		}
 		e = shard.NewEntry(member, score, stamp)
 		to = r.place(cur.shard, live, e.Lon, e.Lat)
+		if err = r.handoffAway(r.cl.View(), cur.shard, to, live); err != nil {
+			break // the old copy could not be deleted everywhere (away_deletes.go)
+		}
 		// The cache is confirmed by the shard it names (owner_check.go).
 		var expect int64
 		switch {
@@ -220,18 +223,30 @@ func (r *Router) deleteCopy(ctx context.Context, id shard.ID, k shard.Key, membe
 	}
 }
 
-// removeCluster deletes every copy of a member on every node.
-func (r *Router) removeCluster(k shard.Key, member string) bool {
+// removeCluster deletes every copy of a member on every node. It fails
+// when a copy may be left: a shard holding one has a holder away
+// (away_deletes.go), or a holder did not answer.
+func (r *Router) removeCluster(k shard.Key, member string) (bool, error) {
 	release := r.hold(k, member)
 	defer release()
+	ctx, cancel := r.callCtx()
+	defer cancel()
+	ids, away := r.splitAway(r.cl.View())
+	if len(away) > 0 {
+		cut := r.minStamp(r.key(k, false), now())
+		switch held, err := r.memberIn(ctx, away, k, member, cut); {
+		case err != nil:
+			return false, r.awayRefused("remove", away, err)
+		case len(held) > 0:
+			return false, r.awayRefused("remove", held, nil)
+		}
+	}
 	g, st := r.lockMember(k, member, true)
 	if _, ok := st.owner.get(member); ok {
 		st.owner.del(member)
 		g.entries.Add(-1)
 	}
 	st.mu.Unlock()
-	ctx, cancel := r.callCtx()
-	defer cancel()
 	var newest atomic.Int64
 	keep := func(s int64) {
 		for {
@@ -241,7 +256,7 @@ func (r *Router) removeCluster(k shard.Key, member string) bool {
 			}
 		}
 	}
-	err := r.onHolders(ctx, nil, func(ids []shard.ID) {
+	err := r.onHolders(ctx, ids, func(ids []shard.ID) {
 		r.tombstone(ids, k, member, math.MaxInt64)
 		for _, id := range ids {
 			if e, ok := r.shards[id].Delete(k, member, math.MaxInt64); ok {
@@ -251,13 +266,14 @@ func (r *Router) removeCluster(k shard.Key, member string) bool {
 	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
 		s, err := p.Del(ctx, ids, k, member, math.MaxInt64)
 		keep(s)
-		return err
+		return unread(ids, err)
 	})
-	if err != nil {
-		r.remoteFailed("remove", err)
-	}
 	n := newest.Load()
-	return n > 0 && n >= r.minStamp(g, now())
+	removed := n > 0 && n >= r.minStamp(g, now())
+	if err != nil {
+		return removed, r.shardsFailed("remove", "written", err)
+	}
+	return removed, nil
 }
 
 // sweepCache forgets cached owners older than the position TTL: in

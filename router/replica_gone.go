@@ -7,7 +7,8 @@ package router
 // same placement (its fill record is reported again under its new lease)
 // and is promoted before the shard is written again: TestReplicaLeaseLapse.
 // So such writes answer -TRYAGAIN until the leader has placed a new
-// replica, as writes to a shard whose primary is down do.
+// replica, as writes to a shard whose primary is down do. Deletes too
+// (away_deletes.go).
 
 import (
 	"errors"

@@ -134,8 +134,10 @@ func (kr *KeyRestore) Finish() {
 		}
 		return
 	}
-	kept := r.restoreOwners(g, &kr.es, kr.stripeOf, kr.shardOf)
-	r.restoreShards(kr.k, &kr.es, kr.shardOf, kept)
+	recOf, slotOf := make([]uint32, n), make([]uint32, n)
+	kept := r.restoreOwners(g, &kr.es, kr.stripeOf, kr.shardOf, recOf)
+	r.restoreShards(kr.k, &kr.es, kr.shardOf, kept, slotOf)
+	r.narrowRestored(g, kr.stripeOf, kept, recOf, slotOf)
 	forgetHolders(g) // the bulk restore did not count its members
 	kr.es = entryBlocks{}
 }

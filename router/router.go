@@ -83,6 +83,7 @@ type stripe struct {
 // slot is where a member's current copy lives and what it holds.
 type slot struct {
 	shard shard.ID
+	at    uint32 // the copy's slab slot in shard: narrow tables only
 	score float64
 	stamp int64
 }

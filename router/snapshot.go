@@ -51,7 +51,13 @@ func (r *Router) Restore(k shard.Key, member string, score float64, stamp int64)
 			break
 		}
 	}
-	cur, exists := st.owner.get(member)
+	h := shard.Hash(member)
+	var cur slot
+	at, exists := st.owner.find(member, h)
+	if exists {
+		// Read before the copy changes: a narrow record's name is its copy's.
+		cur = st.owner.slotAt(at, member, h)
+	}
 	// As Add decides listpack or skiplist, but on the count after this
 	// member: restores of one key run side by side, and only the last
 	// one's count is sure to be the whole key's.
@@ -64,12 +70,17 @@ func (r *Router) Restore(k shard.Key, member string, score float64, stamp int64)
 	e := shard.NewEntry(member, score, stamp)
 	to := r.regions.Locate(e.Lon, e.Lat)
 	r.arrive(g, member, cur.shard, exists, to)
-	r.shards[to].Put(k, e)
+	_, _, copyAt := r.shards[to].PutHashSlot(k, e, h)
 	if exists && cur.shard != to {
-		r.shards[cur.shard].Delete(k, member, math.MaxInt64)
+		r.shards[cur.shard].DeleteHash(k, member, math.MaxInt64, h)
 		r.depart(g, member, cur.shard)
 	}
-	st.owner.set(member, slot{shard: to, score: score, stamp: stamp})
+	next := slot{shard: to, at: copyAt, score: score, stamp: stamp}
+	if exists {
+		st.owner.setAt(at, next)
+	} else {
+		st.owner.add(member, h, next)
+	}
 	r.grown(g, st)
 }
 
@@ -111,7 +122,9 @@ func (r *Router) RestoreKey(k shard.Key, ms []Saved) {
 // takes the members of its stripes: a sweep streams through memory,
 // where visiting a stripe's members one after the other missed the
 // cache on every entry and every name.
-func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, shardOf []shard.ID) []bool {
+//
+// recOf[i] is set to the record number of es's entry i.
+func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, shardOf []shard.ID, recOf []uint32) []bool {
 	var count [stripes]int
 	for _, s := range stripeOf {
 		count[s]++
@@ -124,12 +137,10 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 			st := &g.stripes[s]
 			st.mu.Lock()
 			defer st.mu.Unlock()
-			st.owner = owners{src: st.owner.src}
+			// Wide while the shards are empty (a narrow record names its
+			// copy's slot): narrowed once they are loaded (narrowRestored).
+			st.owner = owners{}
 			st.owner.reserve(count[s])
-			if count[s] >= r.narrowLimit() && g.src.v.Load() != nil {
-				st.owner.src = &g.src // narrow from the start
-				g.narrowed.Store(true)
-			}
 		}
 		stamp, n := int64(0), int64(0)
 		var dups [stripes]bool
@@ -140,6 +151,7 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 			e := es.at(i)
 			o := &g.stripes[s].owner
 			at, dup := o.upsert(e.Member)
+			recOf[i] = at
 			o.setAt(at, slot{shard: shardOf[i], score: e.Score, stamp: e.Stamp})
 			dups[s] = dups[s] || dup
 			kept[i] = !dup
@@ -197,8 +209,9 @@ func keepLast(es *entryBlocks, stripeOf []uint8, s uint8, kept []bool) {
 
 // restoreShards hands each shard its kept members in one bulk load,
 // by their indexes: a copy of the entries would be as many Go pointers
-// for the collector to scan.
-func (r *Router) restoreShards(k shard.Key, es *entryBlocks, shardOf []shard.ID, kept []bool) {
+// for the collector to scan. slotOf[i] is set to the slab slot of kept
+// entry i's copy.
+func (r *Router) restoreShards(k shard.Key, es *entryBlocks, shardOf []shard.ID, kept []bool, slotOf []uint32) {
 	per := make([][]int32, len(r.shards))
 	counts := make([]int, len(r.shards))
 	for i, id := range shardOf {
@@ -226,7 +239,8 @@ func (r *Router) restoreShards(k shard.Key, es *entryBlocks, shardOf []shard.ID,
 	parallel(min(len(ids), runtime.GOMAXPROCS(0)), func(int, int) {
 		for j := next.Add(1) - 1; j < int64(len(ids)); j = next.Add(1) - 1 {
 			idx := per[ids[j]]
-			r.shards[ids[j]].LoadEach(k, len(idx), func(i int) shard.Entry { return es.at(int(idx[i])) })
+			r.shards[ids[j]].LoadEachSlots(k, len(idx), func(i int) shard.Entry { return es.at(int(idx[i])) },
+				func(i int, at uint32) { slotOf[idx[i]] = at })
 		}
 	})
 }

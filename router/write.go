@@ -68,7 +68,15 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 	// owner table); the shard's name index reuses h and its entries' hash
 	// tags spare it reading other members' names.
 	r.arrive(g, member, cur.shard, exists, to) // before the copy goes in: no search skips it
-	prev, had := r.shards[to].PutHashPrev(k, e, h)
+	var prev shard.Value
+	var had bool
+	var copyAt uint32
+	if exists && to == cur.shard && st.owner.src != nil {
+		// The record names the copy's slot: no look-up by name.
+		prev, had, copyAt = r.shards[to].PutSlot(k, e, st.owner.rec(at).nameAt, h)
+	} else {
+		prev, had, copyAt = r.shards[to].PutHashSlot(k, e, h)
+	}
 	r.stats.Shards[to].Writes.Add(1)
 	if exists && cur.shard != to {
 		prev, had = r.handoff(k, g, member, h, cur.shard, to, stamp)
@@ -82,7 +90,7 @@ func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (add
 		}
 		live = cur.stamp >= cut
 	}
-	next := slot{shard: to, score: score, stamp: stamp}
+	next := slot{shard: to, at: copyAt, score: score, stamp: stamp}
 	if exists {
 		st.owner.setAt(at, next)
 	} else {
@@ -151,7 +159,8 @@ func (r *Router) place(cur shard.ID, exists bool, lon, lat float64) shard.ID {
 // Remove deletes a member and reports whether it was there.
 func (r *Router) Remove(k shard.Key, member string) bool {
 	if r.cl != nil {
-		return r.removeCluster(k, member)
+		removed, _ := r.removeCluster(k, member) // TryRemove reports the error
+		return removed
 	}
 	h := shard.Hash(member)
 	g, st := r.lockMemberHash(k, member, h, false)
@@ -190,11 +199,7 @@ func (r *Router) Score(k shard.Key, member string) (float64, bool) {
 	h := shard.Hash(member)
 	st := &g.stripes[stripeOfHash(h)]
 	st.mu.Lock()
-	var cur slot
-	at, ok := st.owner.find(member, h)
-	if ok {
-		cur = st.owner.slotAt(at, member, h)
-	}
+	_, cur, ok := st.owner.lookup(member, h)
 	st.mu.Unlock()
 	if !ok || cur.stamp < r.minStamp(g, now()) {
 		return 0, false
