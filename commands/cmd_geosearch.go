@@ -368,15 +368,32 @@ func (a *searchArgs) reply(c *Client, hits []shard.Hit) {
 
 // store replaces dst with a sorted set of the hits, scored by position or
 // by distance in the request's unit; no hits delete dst.
+// In cluster mode a dst whose drop was refused, or members that could not
+// all be stored, answer -TRYAGAIN (expire_cycle.go).
 func (e *Engine) store(c *Client, dst []byte, hits []shard.Hit, byDist bool, unit float64) {
-	e.deleteKey(c.db, string(dst))
+	if _, err := e.deleteKey(c.db, string(dst)); tryAgain(c, err) {
+		return
+	}
 	k := c.key(dst)
-	for _, h := range hits {
-		score := h.Score
+	score := func(h *shard.Hit) float64 {
 		if byDist {
-			score = h.Dist / unit
+			return h.Dist / unit
 		}
-		e.Router().Add(k, h.Member, score, router.AddFlags{})
+		return h.Score
+	}
+	if e.Router().Clustered() {
+		members, scores := make([]string, len(hits)), make([]float64, len(hits))
+		for i := range hits {
+			members[i], scores[i] = hits[i].Member, score(&hits[i])
+		}
+		if _, _, err := e.Router().TryAddMany(k, members, scores, router.AddFlags{}); tryAgain(c, err) {
+			return
+		}
+		c.W.Int(int64(len(hits)))
+		return
+	}
+	for i := range hits {
+		e.Router().Add(k, hits[i].Member, score(&hits[i]), router.AddFlags{})
 	}
 	c.W.Int(int64(len(hits)))
 }

@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"geoshard/geo"
-	"geoshard/shard"
 )
 
 func init() {
@@ -14,7 +13,7 @@ func init() {
 		n := 0
 		var failed error
 		for _, k := range args[1:] {
-			ok, err := e.tryDeleteKey(c.db, string(k))
+			ok, err := e.deleteKey(c.db, string(k))
 			if ok {
 				n++
 			}
@@ -92,17 +91,6 @@ func (e *Engine) tryKindOf(c *Client, key []byte) (kind, error) {
 	return none, nil
 }
 
-// tryDeleteKey is deleteKey that, in cluster mode, also returns the error
-// of a drop that did not reach every node.
-func (e *Engine) tryDeleteKey(dbIndex int, key string) (bool, error) {
-	d := e.dbs[dbIndex]
-	if _, ok := d.strings[key]; ok || !e.Router().Clustered() {
-		return e.deleteKey(dbIndex, key), nil
-	}
-	delete(d.expires, key)
-	return e.Router().TryDrop(shard.Key{DB: dbIndex, Name: key})
-}
-
 // renameGeneric: RENAME key newkey / RENAMENX key newkey. The value keeps
 // its TTL; whatever newkey held goes, TTL included.
 func renameGeneric(e *Engine, c *Client, args [][]byte, nx bool) {
@@ -133,7 +121,9 @@ func renameGeneric(e *Engine, c *Client, args [][]byte, nx bool) {
 			reply(false)
 			return
 		}
-		e.deleteKey(c.db, dst)
+		if _, err := e.deleteKey(c.db, dst); tryAgain(c, err) {
+			return // cluster mode: newkey's members may remain; nothing renamed
+		}
 	}
 	var err error
 	switch k {

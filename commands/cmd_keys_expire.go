@@ -95,7 +95,9 @@ func expireGeneric(e *Engine, c *Client, args [][]byte, abs bool, unit int64) {
 		return
 	}
 	if when <= now {
-		e.deleteKey(c.db, key)
+		if _, err := e.deleteKey(c.db, key); tryAgain(c, err) {
+			return // cluster mode: the key stays, with its TTL
+		}
 	} else {
 		d.expires[key] = when
 	}

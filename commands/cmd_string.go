@@ -63,7 +63,12 @@ func set(e *Engine, c *Client, args [][]byte) {
 	}
 	d := e.dbs[c.db]
 	if k == kindZset {
-		e.Router().Drop(c.key(args[1]))
+		// In cluster mode a drop refused or not reaching every node
+		// leaves the members: storing the string too would make the key
+		// both (expire_cycle.go).
+		if _, err := e.dropGeo(c.db, key); tryAgain(c, err) {
+			return
+		}
 	}
 	d.strings[key] = append([]byte(nil), args[2]...)
 	if flags&setKeepTTL == 0 {

@@ -189,8 +189,10 @@ func zrem(e *Engine, c *Client, args [][]byte) {
 		}
 	}
 	if e.Router().Card(k) == 0 {
-		// The last member took the key with it: its TTL goes too.
-		e.deleteKey(c.db, string(args[1]))
+		// The last member took the key with it: its TTL goes too (a
+		// drop of no members that fails leaves an empty key's TTL, which
+		// the expiry cycle forgets).
+		_, _ = e.deleteKey(c.db, string(args[1]))
 	}
 	c.changed(n)
 	c.W.Int(int64(n))

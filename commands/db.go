@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"time"
 
 	"geoshard/shard"
@@ -62,12 +63,12 @@ func (d *db) expired(key string, now int64) bool {
 // be deleted before it runs.
 func (e *Engine) anyExpired(dbIndex int, cmd *command, args [][]byte) bool {
 	d := e.dbs[dbIndex]
-	if len(d.expires) == 0 {
+	if len(d.expires) == 0 && !e.expiring.any() {
 		return false
 	}
 	now := nowMS()
 	for _, k := range cmd.keys(args) {
-		if d.expired(string(k), now) || e.staleTTL(dbIndex, string(k)) {
+		if d.expired(string(k), now) || e.staleTTL(dbIndex, string(k)) || e.expiring.has(dbIndex, string(k)) {
 			return true
 		}
 	}
@@ -89,75 +90,42 @@ func (e *Engine) staleTTL(dbIndex int, key string) bool {
 }
 
 // expireKeys deletes the command's keys whose TTL has run out. The caller
-// holds the keyspace alone.
-func (e *Engine) expireKeys(dbIndex int, cmd *command, args [][]byte) {
+// holds the keyspace alone. In cluster mode a key whose drop did not
+// reach every holder keeps its TTL and the error is returned: the command
+// must not run on it as if it were alive (it answers -TRYAGAIN).
+func (e *Engine) expireKeys(dbIndex int, cmd *command, args [][]byte) error {
 	d := e.dbs[dbIndex]
-	if len(d.expires) == 0 {
-		return
+	if len(d.expires) == 0 && !e.expiring.any() {
+		return nil
 	}
 	now := nowMS()
 	for _, k := range cmd.keys(args) {
-		if d.expired(string(k), now) {
-			e.deleteKey(dbIndex, string(k))
+		if d.expired(string(k), now) || e.expiring.has(dbIndex, string(k)) {
+			if _, err := e.deleteKey(dbIndex, string(k)); err != nil {
+				return fmt.Errorf("expired key %q not deleted: %w", k, err)
+			}
 		} else if e.staleTTL(dbIndex, string(k)) {
 			delete(d.expires, string(k))
 		}
 	}
+	return nil
 }
 
 // deleteKey removes a key of any type and its TTL; the caller holds the
-// keyspace alone.
-func (e *Engine) deleteKey(dbIndex int, key string) bool {
+// keyspace alone. In cluster mode a geo key whose drop was refused or did
+// not reach every node keeps its TTL (an expiry is tried again), and the
+// error says why; single-node mode never fails.
+func (e *Engine) deleteKey(dbIndex int, key string) (bool, error) {
 	d := e.dbs[dbIndex]
-	delete(d.expires, key)
 	if _, ok := d.strings[key]; ok {
 		delete(d.strings, key)
-		return true
+		delete(d.expires, key)
+		return true, nil
 	}
-	return e.Router().Drop(shard.Key{DB: dbIndex, Name: key})
-}
-
-// ExpireCycle deletes keys whose TTL has run out, and forgets TTLs of keys
-// that no longer exist (a geo key whose last position expired), as Redis's
-// active expiry does. It looks under the shared lock first and takes the
-// keyspace alone only when something is to go: a cycle with nothing to do
-// must not queue behind a slow command (one waiting on a hung cluster
-// peer) and hold every other command up behind it.
-func (e *Engine) ExpireCycle() {
-	type dbKey struct {
-		db  int
-		key string
+	existed, err := e.dropGeo(dbIndex, key)
+	if err != nil {
+		return existed, err
 	}
-	now := nowMS()
-	var due, gone []dbKey
-	e.mu.RLock()
-	for i, d := range e.dbs {
-		for k, at := range d.expires {
-			if at <= now {
-				due = append(due, dbKey{i, k})
-			} else if _, ok := d.strings[k]; !ok && e.Router().Card(shard.Key{DB: i, Name: k}) == 0 {
-				gone = append(gone, dbKey{i, k})
-			}
-		}
-	}
-	e.mu.RUnlock()
-	if len(due)+len(gone) == 0 {
-		return
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, dk := range due {
-		if at, ok := e.dbs[dk.db].expires[dk.key]; ok && at <= now {
-			e.deleteKey(dk.db, dk.key)
-		}
-	}
-	for _, dk := range gone {
-		d := e.dbs[dk.db]
-		if _, ok := d.expires[dk.key]; !ok {
-			continue
-		}
-		if _, ok := d.strings[dk.key]; !ok && e.Router().Card(shard.Key{DB: dk.db, Name: dk.key}) == 0 {
-			delete(d.expires, dk.key)
-		}
-	}
+	delete(d.expires, key)
+	return existed, nil
 }

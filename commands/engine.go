@@ -41,6 +41,9 @@ type Engine struct {
 	dirty   slotCounter
 	persist persistence // snapshot.go
 	hits    hitPool     // cmd_geosearch.go
+	// expiring holds the geo keys whose expiry the cycle is sending to
+	// the cluster (expire_cycle.go).
+	expiring expiringSet
 }
 
 // New returns an engine on top of a router.
@@ -194,7 +197,9 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 func (e *Engine) runExclusive(c *Client, cmd *command, args [][]byte, before int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.expireKeys(c.db, cmd, args)
+	if tryAgain(c, e.expireKeys(c.db, cmd, args)) {
+		return // cluster mode: an expired key is not served as alive
+	}
 	e.guarded(c, cmd, args, before)
 }
 
@@ -225,7 +230,9 @@ func (e *Engine) guarded(c *Client, cmd *command, args [][]byte, before int) {
 // alone (EXEC).
 func (e *Engine) runLocked(c *Client, cmd *command, args [][]byte) {
 	e.counters.commands.Add(c.slot, 1)
-	e.expireKeys(c.db, cmd, args)
+	if tryAgain(c, e.expireKeys(c.db, cmd, args)) {
+		return // cluster mode: an expired key is not served as alive
+	}
 	e.guarded(c, cmd, args, len(c.W.Buf))
 }
 

@@ -87,7 +87,9 @@ func (e *Engine) decode(r *snapshot.Reader, st *LoadStats, endKey func(), member
 				st.Expired++
 				continue
 			}
-			e.deleteKey(dbIndex, rec.Key)
+			if _, err := e.deleteKey(dbIndex, rec.Key); err != nil {
+				return fmt.Errorf("snapshot: replacing key %q: %w", rec.Key, err)
+			}
 			d.strings[rec.Key] = rec.Value
 			if rec.ExpireMS != 0 {
 				d.expires[rec.Key] = rec.ExpireMS
@@ -101,7 +103,9 @@ func (e *Engine) decode(r *snapshot.Reader, st *LoadStats, endKey func(), member
 				st.Expired++
 				continue
 			}
-			e.deleteKey(dbIndex, rec.Key)
+			if _, err := e.deleteKey(dbIndex, rec.Key); err != nil {
+				return fmt.Errorf("snapshot: replacing key %q: %w", rec.Key, err)
+			}
 			if rec.ExpireMS != 0 {
 				d.expires[rec.Key] = rec.ExpireMS
 			}
