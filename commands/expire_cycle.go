@@ -37,11 +37,13 @@ type dbKey struct {
 	key string
 }
 
-// expiringSet holds the keys whose drop the expiry cycle is sending.
+// expiringSet holds the keys whose drop the expiry cycle is sending, with
+// how many drops of each are in flight (cycles run one at a time in the
+// server, but ExpireCycle is exported).
 type expiringSet struct {
 	n  atomic.Int32 // len(m): lets the hot path skip the mutex
 	mu sync.Mutex
-	m  map[dbKey]struct{}
+	m  map[dbKey]int
 }
 
 // any reports whether some key's expiry is in flight.
@@ -62,16 +64,18 @@ func (s *expiringSet) add(k dbKey) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.m == nil {
-		s.m = make(map[dbKey]struct{})
+		s.m = make(map[dbKey]int)
 	}
-	s.m[k] = struct{}{}
+	s.m[k]++
 	s.n.Store(int32(len(s.m)))
 }
 
 func (s *expiringSet) remove(k dbKey) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.m, k)
+	if s.m[k]--; s.m[k] <= 0 {
+		delete(s.m, k)
+	}
 	s.n.Store(int32(len(s.m)))
 }
 

@@ -1,0 +1,128 @@
+package tests
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// TestClusterKeyDropsHungNode (issue 12): a geo key whose drop cannot
+// reach a SIGSTOPped holder must not look dropped. Before, SET over a geo
+// key answered OK and stored the string while the stopped node kept the
+// members (the key was then a string through one node and a geo key
+// through the others), and a key whose TTL ran out lost its TTL while its
+// members stayed: it never expired, and was served as alive (ZCARD 600,
+// PTTL -1). Now SET answers -TRYAGAIN and stores nothing, the expired
+// key answers -TRYAGAIN to every command naming it, keeps its TTL, and
+// is gone everywhere once the node is back. Meanwhile the expiry cycle,
+// retrying the due key, holds no keyspace lock across its remote calls:
+// GETs of another key through the same node never wait for the stopped
+// node (before the health checks notice it, a drop sent to it waits the
+// call timeout).
+func TestClusterKeyDropsHungNode(t *testing.T) {
+	tc := startCluster(t, 3, "--regions", clusterMap(t), "--cluster-lease-ttl", "40")
+	ds := faultDrivers(600)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	a := tc.nodes["a"].c
+	for _, key := range []string{"setover", "expiring"} {
+		for i := 0; i < len(ds); i += 200 {
+			if err := a.GeoAdd(ctx, key, ds[i:min(i+200, len(ds))]...).Err(); err != nil {
+				t.Fatalf("GEOADD %s: %v", key, err)
+			}
+		}
+	}
+	if err := a.Set(ctx, "plain", "v", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	// Due 300 ms from now: c is stopped well before, and the first drops
+	// are sent to it before health checks find it hung.
+	if err := a.PExpireAt(ctx, "expiring", time.Now().Add(300*time.Millisecond)).Err(); err != nil {
+		t.Fatal(err)
+	}
+	resume := hungPeer(t, tc.nodes["c"])
+	slowest, gets := getsWhile(ctx, t, a, 2500*time.Millisecond)
+	t.Logf("node c stopped: %d GET plain through a, slowest %v (load %.1f per CPU)", gets, slowest, loadPerCPU())
+	if slowest > 500*time.Millisecond {
+		t.Errorf("GET plain through a took %v while c was stopped and a key was due: the expiry held the keyspace lock across a call to c (call timeout 1 s)", slowest)
+	}
+	unreachable(t, ctx, a, "c")
+
+	setErr := a.Set(ctx, "setover", "str", 0).Err()
+	t.Logf("node c stopped: SET setover str: %v", setErr)
+	checkRefused(t, "SET setover str", setErr)
+	n, err := a.ZCard(ctx, "expiring").Result()
+	t.Logf("node c stopped, expiring due: ZCARD expiring: %d %v", n, err)
+	if err == nil {
+		t.Errorf("ZCARD expiring through a after its TTL ran out, with c stopped = %d, want -TRYAGAIN: the expired key is served as alive", n)
+	} else {
+		checkRefused(t, "ZCARD expiring", err)
+	}
+	ttl, err := a.PTTL(ctx, "expiring").Result()
+	t.Logf("node c stopped: PTTL expiring: %v %v", ttl, err)
+	if err == nil {
+		t.Errorf("PTTL expiring through a after its TTL ran out, with c stopped = %v, want -TRYAGAIN (the TTL must stay for the retry)", ttl)
+	}
+	resume()
+
+	// Once c is back: the expired key goes everywhere (the cycle or the
+	// next access retries), and SET, retried as a client would, leaves a
+	// string and no geo members.
+	retried(t, ctx, "SET setover str", func() error { return a.Set(ctx, "setover", "str", 0).Err() })
+	for _, id := range tc.ids() {
+		c := tc.nodes[id].c
+		if got := zcardWhenUp(t, ctx, c, "expiring"); got != 0 {
+			t.Errorf("after c resumed: ZCARD expiring through %s = %d, want 0: its TTL ran out while c was stopped", id, got)
+		}
+		if id == "a" {
+			continue // strings are per node: a holds the string
+		}
+		if got := zcardWhenUp(t, ctx, c, "setover"); got != 0 {
+			t.Errorf("after SET setover str through a: ZCARD setover through %s = %d, want 0: the key is both a string and a geo key", id, got)
+		}
+	}
+	if v, err := a.Get(ctx, "setover").Result(); v != "str" || err != nil {
+		t.Errorf("GET setover through a = %q %v, want \"str\"", v, err)
+	}
+}
+
+// getsWhile sends GETs of a string key through c for d (at most 100,000)
+// and returns the slowest reply's time and the count.
+func getsWhile(ctx context.Context, t *testing.T, c *redis.Client, d time.Duration) (slowest time.Duration, n int) {
+	t.Helper()
+	for end := time.Now().Add(d); time.Now().Before(end) && n < 100_000; n++ {
+		begin := time.Now()
+		if err := c.Get(ctx, "plain").Err(); err != nil {
+			t.Fatalf("GET plain: %v", err)
+		}
+		slowest = max(slowest, time.Since(begin))
+		time.Sleep(time.Millisecond)
+	}
+	return slowest, n
+}
+
+// checkRefused fails unless err is -TRYAGAIN.
+func checkRefused(t *testing.T, what string, err error) {
+	t.Helper()
+	if err == nil || !strings.HasPrefix(err.Error(), "TRYAGAIN") {
+		t.Errorf("%s through a with c stopped: %v, want -TRYAGAIN: the stopped node keeps the members", what, err)
+	}
+}
+
+// zcardWhenUp reads a key's size, waiting out refusals (the stopped node
+// answering health checks again, a retried expiry) for up to 20 s.
+func zcardWhenUp(t *testing.T, ctx context.Context, c *redis.Client, key string) int64 {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		n, err := c.ZCard(ctx, key).Result()
+		if err == nil && (n == 0 || time.Now().After(deadline)) {
+			return n
+		}
+		if err != nil && (time.Now().After(deadline) || !strings.HasPrefix(err.Error(), "TRYAGAIN")) {
+			t.Fatalf("ZCARD %s: %v", key, err)
+		}
+	}
+}
