@@ -12,9 +12,10 @@ package commands
 // cycle or the next command naming it tries again, and until then every
 // command naming it answers -TRYAGAIN instead of serving it.
 //
-// The active cycle drops a due geo key with no keyspace lock held: the
-// drop calls other nodes, and a refused or hung one would otherwise hold
-// every command behind the lock ten times a second (the cycle retries).
+// The active cycle drops a due geo key with no keyspace lock held, in a
+// goroutine of its own: the drop calls other nodes, and a refused or hung
+// one would otherwise hold every command behind the lock ten times a
+// second (the cycle retries), or stall the expiry of every other key.
 // While the drop runs the key is marked expiring: a command naming it
 // answers -TRYAGAIN rather than write a member the drop might then
 // delete.
@@ -38,8 +39,8 @@ type dbKey struct {
 }
 
 // expiringSet holds the keys whose drop the expiry cycle is sending, with
-// how many drops of each are in flight (cycles run one at a time in the
-// server, but ExpireCycle is exported).
+// how many drops of each are in flight (the cycle starts one per key, but
+// ExpireCycle is exported and may run side by side).
 type expiringSet struct {
 	n  atomic.Int32 // len(m): lets the hot path skip the mutex
 	mu sync.Mutex
@@ -48,6 +49,9 @@ type expiringSet struct {
 
 // any reports whether some key's expiry is in flight.
 func (s *expiringSet) any() bool { return s.n.Load() > 0 }
+
+// count is how many keys' expiry is in flight.
+func (s *expiringSet) count() int { return int(s.n.Load()) }
 
 // has reports whether key's expiry is in flight.
 func (s *expiringSet) has(db int, key string) bool {
@@ -93,22 +97,31 @@ func (e *Engine) dropGeo(dbIndex int, key string) (bool, error) {
 	return r.TryDrop(shard.Key{DB: dbIndex, Name: key})
 }
 
+// maxExpiring bounds the geo key drops the expiry cycle has in flight.
+const maxExpiring = 16
+
 // ExpireCycle deletes keys whose TTL has run out, and forgets TTLs of keys
 // that no longer exist (a geo key whose last position expired), as Redis's
 // active expiry does. It looks under the shared lock first and takes the
 // keyspace alone only when something is to go: a cycle with nothing to do
 // must not queue behind a slow command (one waiting on a hung cluster
-// peer) and hold every other command up behind it. In cluster mode due
-// geo keys are dropped outside the lock (expireGeo).
+// peer) and hold every other command up behind it. In cluster mode it
+// makes no remote call itself: due geo keys are dropped by goroutines of
+// their own (expireGeo; a drop sent to a hung node waits out its call
+// deadlines, two of them, and must not stall the other keys' expiry),
+// and a gone key's TTL is left to come due (telling gone would count the
+// key on every node, under the lock, ten times a second; a command naming
+// the key forgets it first: staleTTL).
 func (e *Engine) ExpireCycle() {
 	now := nowMS()
+	clustered := e.Router().Clustered()
 	var due, gone []dbKey
 	e.mu.RLock()
 	for i, d := range e.dbs {
 		for k, at := range d.expires {
 			if at <= now {
 				due = append(due, dbKey{i, k})
-			} else if _, ok := d.strings[k]; !ok && e.Router().Card(shard.Key{DB: i, Name: k}) == 0 {
+			} else if _, ok := d.strings[k]; !ok && !clustered && e.Router().Card(shard.Key{DB: i, Name: k}) == 0 {
 				gone = append(gone, dbKey{i, k})
 			}
 		}
@@ -118,7 +131,14 @@ func (e *Engine) ExpireCycle() {
 		return
 	}
 	for _, dk := range e.expireLocked(due, gone, now) {
-		e.expireGeo(dk)
+		if e.expiring.count() >= maxExpiring {
+			break // the next cycle starts the rest
+		}
+		if e.expiring.has(dk.db, dk.key) {
+			continue // its drop is still in flight
+		}
+		e.expiring.add(dk) // before the goroutine: the next cycle sees it
+		go e.expireGeo(dk)
 	}
 }
 
@@ -140,7 +160,7 @@ func (e *Engine) expireLocked(due, gone []dbKey, now int64) (remote []dbKey) {
 		}
 		_, _ = e.deleteKey(dk.db, dk.key) // a string, or single-node: cannot fail
 	}
-	for _, dk := range gone {
+	for _, dk := range gone { // single-node mode only
 		d := e.dbs[dk.db]
 		if _, ok := d.expires[dk.key]; !ok {
 			continue
@@ -152,11 +172,11 @@ func (e *Engine) expireLocked(due, gone []dbKey, now int64) (remote []dbKey) {
 	return remote
 }
 
-// expireGeo drops a due geo key of cluster mode with no keyspace lock
-// held across the remote calls, and forgets its TTL once every node
-// dropped it; a refused drop keeps the TTL for the next try.
+// expireGeo drops a due geo key of cluster mode, marked expiring by the
+// caller, with no keyspace lock held across the remote calls, and forgets
+// its TTL once every node dropped it; a refused drop keeps the TTL for
+// the next try.
 func (e *Engine) expireGeo(dk dbKey) {
-	e.expiring.add(dk)
 	defer e.expiring.remove(dk)
 	// Marked first, then checked: a command that expired (or replaced)
 	// the key meanwhile left no due TTL, and one that comes after the
