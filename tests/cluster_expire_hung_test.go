@@ -28,7 +28,7 @@ func TestClusterKeyDropsHungNode(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	a := tc.nodes["a"].c
-	for _, key := range []string{"setover", "expiring", "late", "later"} {
+	for _, key := range []string{"setover", "expiring", "late", "later", "stored", "pastexp", "renamed"} {
 		for i := 0; i < len(ds); i += 200 {
 			// A write refused while shards still settle is tried again.
 			retried(t, ctx, "GEOADD "+key, func() error { return a.GeoAdd(ctx, key, ds[i:min(i+200, len(ds))]...).Err() })
@@ -36,7 +36,7 @@ func TestClusterKeyDropsHungNode(t *testing.T) {
 	}
 	// Strings before the stop: SET of a new name asks every node whether
 	// a geo key has it (not what this test is about).
-	for _, key := range []string{"plain", "plain2"} {
+	for _, key := range []string{"plain", "plain2", "plain3"} {
 		if err := a.Set(ctx, key, "v", 0).Err(); err != nil {
 			t.Fatal(err)
 		}
@@ -68,6 +68,19 @@ func TestClusterKeyDropsHungNode(t *testing.T) {
 	setErr := a.Set(ctx, "setover", "str", 0).Err()
 	t.Logf("node c stopped: SET setover str: %v", setErr)
 	checkRefused(t, "SET setover str", setErr)
+	store := func() (int64, error) {
+		return a.GeoSearchStore(ctx, "setover", "stored", &redis.GeoSearchStoreQuery{
+			GeoSearchQuery: redis.GeoSearchQuery{Longitude: 4.9, Latitude: 52.37, Radius: 2, RadiusUnit: "km"}}).Result()
+	}
+	_, err := store()
+	t.Logf("node c stopped: GEOSEARCHSTORE stored setover ...: %v", err)
+	checkRefused(t, "GEOSEARCHSTORE over a geo key", err)
+	err = a.PExpire(ctx, "pastexp", -time.Millisecond).Err()
+	t.Logf("node c stopped: PEXPIRE pastexp -1: %v", err)
+	checkRefused(t, "PEXPIRE pastexp -1 (a delete)", err)
+	err = a.Rename(ctx, "plain3", "renamed").Err()
+	t.Logf("node c stopped: RENAME plain3 renamed (a geo key): %v", err)
+	checkRefused(t, "RENAME a string onto a geo key", err)
 	for _, key := range []string{"expiring", "late"} {
 		begin := time.Now()
 		n, err := a.ZCard(ctx, key).Result()
@@ -88,19 +101,28 @@ func TestClusterKeyDropsHungNode(t *testing.T) {
 	// Once c is back: the expired key goes everywhere (the cycle or the
 	// next access retries), and SET, retried as a client would, leaves a
 	// string and no geo members.
+	var stored int64
+	retried(t, ctx, "GEOSEARCHSTORE", func() (err error) { stored, err = store(); return err })
+	retried(t, ctx, "PEXPIRE pastexp -1", func() error { return a.PExpire(ctx, "pastexp", -time.Millisecond).Err() })
 	retried(t, ctx, "SET setover str", func() error { return a.Set(ctx, "setover", "str", 0).Err() })
+	retried(t, ctx, "RENAME plain3 renamed", func() error { return a.Rename(ctx, "plain3", "renamed").Err() })
 	for _, id := range tc.ids() {
 		c := tc.nodes[id].c
-		for _, key := range []string{"expiring", "late"} {
-			if got := zcardWhenUp(t, ctx, c, key); got != 0 {
+		if got := zcardWhenUp(t, ctx, c, "stored", stored); got != stored {
+			t.Errorf("after GEOSEARCHSTORE answered %d: ZCARD stored through %s = %d: the old members stayed", stored, id, got)
+		}
+		for _, key := range []string{"expiring", "late", "pastexp"} {
+			if got := zcardWhenUp(t, ctx, c, key, 0); got != 0 {
 				t.Errorf("after c resumed: ZCARD %s through %s = %d, want 0: its TTL ran out while c was stopped", key, id, got)
 			}
 		}
 		if id == "a" {
 			continue // strings are per node: a holds the string
 		}
-		if got := zcardWhenUp(t, ctx, c, "setover"); got != 0 {
-			t.Errorf("after SET setover str through a: ZCARD setover through %s = %d, want 0: the key is both a string and a geo key", id, got)
+		for _, key := range []string{"setover", "renamed"} {
+			if got := zcardWhenUp(t, ctx, c, key, 0); got != 0 {
+				t.Errorf("after a string replaced %s through a: ZCARD %s through %s = %d, want 0: the key is both a string and a geo key", key, key, id, got)
+			}
 		}
 	}
 	if v, err := a.Get(ctx, "setover").Result(); v != "str" || err != nil {
@@ -136,13 +158,14 @@ func checkRefused(t *testing.T, what string, err error) {
 	}
 }
 
-// zcardWhenUp reads a key's size, waiting out refusals (the stopped node
-// answering health checks again, a retried expiry) for up to 20 s.
-func zcardWhenUp(t *testing.T, ctx context.Context, c *redis.Client, key string) int64 {
+// zcardWhenUp reads a key's size until it is want, waiting out refusals
+// (the stopped node answering health checks again, a retried expiry) for
+// up to 20 s, and returns the last size read.
+func zcardWhenUp(t *testing.T, ctx context.Context, c *redis.Client, key string, want int64) int64 {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		n, err := c.ZCard(ctx, key).Result()
-		if err == nil && (n == 0 || time.Now().After(deadline)) {
+		if err == nil && (n == want || time.Now().After(deadline)) {
 			return n
 		}
 		if err != nil && (time.Now().After(deadline) || !strings.HasPrefix(err.Error(), "TRYAGAIN")) {
