@@ -69,11 +69,11 @@ func TestClusterKeyDropsHungNode(t *testing.T) {
 	t.Logf("node c stopped: SET setover str: %v", setErr)
 	checkRefused(t, "SET setover str", setErr)
 	store := func() (int64, error) {
-		return a.GeoSearchStore(ctx, "setover", "stored", &redis.GeoSearchStoreQuery{
+		return a.GeoSearchStore(ctx, "later", "stored", &redis.GeoSearchStoreQuery{
 			GeoSearchQuery: redis.GeoSearchQuery{Longitude: 4.9, Latitude: 52.37, Radius: 2, RadiusUnit: "km"}}).Result()
 	}
 	_, err := store()
-	t.Logf("node c stopped: GEOSEARCHSTORE stored setover ...: %v", err)
+	t.Logf("node c stopped: GEOSEARCHSTORE stored later ...: %v", err)
 	checkRefused(t, "GEOSEARCHSTORE over a geo key", err)
 	err = a.PExpire(ctx, "pastexp", -time.Millisecond).Err()
 	t.Logf("node c stopped: PEXPIRE pastexp -1: %v", err)
