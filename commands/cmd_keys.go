@@ -133,13 +133,17 @@ func renameGeneric(e *Engine, c *Client, args [][]byte, nx bool) {
 	case kindZset:
 		err = e.Router().TryRename(c.key(args[1]), c.key(args[2]))
 	}
-	delete(d.expires, src)
 	if hasTTL {
 		d.expires[dst] = at
 	}
 	if tryAgain(c, err) {
-		return // cluster mode: some node still holds members under src
+		// Cluster mode: refused (nothing renamed), or some node still
+		// holds members under src: src keeps its TTL, so whatever is
+		// under either name expires (a TTL of a name with no members
+		// is forgotten: staleTTL).
+		return
 	}
+	delete(d.expires, src)
 	reply(true)
 }
 

@@ -28,7 +28,7 @@ func TestClusterKeyDropsHungNode(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	a := tc.nodes["a"].c
-	for _, key := range []string{"setover", "expiring", "late", "later", "stored", "pastexp", "renamed"} {
+	for _, key := range []string{"setover", "expiring", "late", "later", "stored", "pastexp", "renamed", "ttlsrc"} {
 		for i := 0; i < len(ds); i += 200 {
 			// A write refused while shards still settle is tried again.
 			retried(t, ctx, "GEOADD "+key, func() error { return a.GeoAdd(ctx, key, ds[i:min(i+200, len(ds))]...).Err() })
@@ -43,8 +43,10 @@ func TestClusterKeyDropsHungNode(t *testing.T) {
 	}
 	// A TTL far off: the cycle must not count the key on every node under
 	// the lock to tell whether it is gone.
-	if err := a.PExpire(ctx, "later", time.Minute).Err(); err != nil {
-		t.Fatal(err)
+	for _, key := range []string{"later", "ttlsrc"} {
+		if err := a.PExpire(ctx, key, time.Minute).Err(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// Due 300 ms from now: c is stopped well before, and the first drops
 	// are sent to it before health checks find it hung.
@@ -81,6 +83,12 @@ func TestClusterKeyDropsHungNode(t *testing.T) {
 	err = a.Rename(ctx, "plain3", "renamed").Err()
 	t.Logf("node c stopped: RENAME plain3 renamed (a geo key): %v", err)
 	checkRefused(t, "RENAME a string onto a geo key", err)
+	err = a.Rename(ctx, "ttlsrc", "ttldst").Err()
+	t.Logf("node c stopped: RENAME ttlsrc ttldst: %v", err)
+	checkRefused(t, "RENAME of a geo key", err)
+	if ttl, err := a.PTTL(ctx, "ttlsrc").Result(); ttl <= 0 || err != nil {
+		t.Errorf("PTTL ttlsrc after its RENAME was refused = %v %v, want its TTL (under a minute): nothing renamed", ttl, err)
+	}
 	for _, key := range []string{"expiring", "late"} {
 		begin := time.Now()
 		n, err := a.ZCard(ctx, key).Result()
