@@ -249,29 +249,10 @@ func (s *Shard) Rename(from, to Key) {
 // Reclaim removes the copies written before the cut-off that minStamp
 // returns for their key (0: keep everything) and reports each one.
 func (s *Shard) Reclaim(minStamp func(Key) int64, removed func(Key, Entry)) {
-	type victim struct {
-		k Key
-		m string
-	}
-	var victims []victim
-	s.mu.RLock()
-	for k, st := range s.sets {
-		cut := minStamp(k)
-		if cut == 0 {
-			continue
-		}
-		st.each(func(it *item) bool {
-			if it.stamp < cut {
-				victims = append(victims, victim{k, st.member(it)})
-			}
-			return true
-		})
-	}
-	s.mu.RUnlock()
-	for _, v := range victims {
-		cut := minStamp(v.k)
-		if e, ok := s.Delete(v.k, v.m, cut-1); ok {
-			removed(v.k, e)
+	keys, members := s.Expired(minStamp)
+	for i, k := range keys {
+		if e, ok := s.Delete(k, members[i], minStamp(k)-1); ok {
+			removed(k, e)
 		}
 	}
 }

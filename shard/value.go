@@ -52,17 +52,8 @@ func (s *Shard) ValuesHash(k Key, members []string, hs []uint64, fn func(i int, 
 // before (when existed), which the router needs for ZADD's reply and
 // conditions and no longer keeps itself.
 func (s *Shard) PutHashPrev(k Key, e Entry, h uint64) (prev Value, existed bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.setFor(k)
-	if at, ok := st.byName.findHash(e.Member, h); ok {
-		it := st.items.at(at)
-		prev = Value{it.score, it.stamp}
-		st.move(at, e)
-		return prev, true
-	}
-	st.insertHash(e, h)
-	return Value{}, false
+	prev, existed, _ = s.PutHashSlot(k, e, h)
+	return prev, existed
 }
 
 // EachValue calls fn for every copy of k's members written at or after
