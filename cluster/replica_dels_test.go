@@ -3,11 +3,9 @@ package cluster
 import (
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"geoshard/cluster/etcdtest"
 	"geoshard/geo"
 	"geoshard/router"
 	"geoshard/shard"
@@ -24,22 +22,8 @@ import (
 // replica is away (the client tries again), and what was acknowledged
 // holds after the promotion.
 func TestDeletesWhileReplicaAway(t *testing.T) {
-	etcd := etcdtest.Start(t)
-	var armed atomic.Bool
-	away, back := make(chan struct{}, 1), make(chan struct{})
-	var once sync.Once
-	release := func() { once.Do(func() { close(back) }) }
-	nodes := map[string]*Node{
-		"a": startLapsingNode(t, etcd.Endpoint, "a", 0, nil),
-		"b": startLapsingNode(t, etcd.Endpoint, "b", 1, nil),
-		"c": startLapsingNode(t, etcd.Endpoint, "c", 2, func() {
-			if armed.CompareAndSwap(true, false) { // the first lapse only
-				away <- struct{}{}
-				<-back
-			}
-		}),
-	}
-	t.Cleanup(release) // before the nodes close: c held would wait forever
+	trio := startLapsingTrio(t)
+	nodes, release := trio.nodes, trio.release
 	m := nodes["a"].r.Regions()
 	x, y, tb := awayPair(t, nodes, m)
 	writer := nodes[tb.Owner[x]]
@@ -60,13 +44,7 @@ func TestDeletesWhileReplicaAway(t *testing.T) {
 	// c's lease lapses; the leader moves nothing meanwhile (as when etcd
 	// has just come back), so c comes back with the same placements.
 	stop := keepSettling(nodes)
-	armed.Store(true)
-	revokeLease(t, etcd.Endpoint, "c")
-	select {
-	case <-away:
-	case <-time.After(10 * time.Second):
-		t.Fatal("c did not notice its lease was gone")
-	}
+	trio.lapse(t)
 	waitFor(t, "the writer to see c gone", func() bool { return writer.Table().ReplicaGone(x) })
 	ops := []*awayOp{
 		{name: "ZREM drivers zrem0", do: func() error { _, err := writer.r.TryRemove(drivers, "zrem0"); return err }},

@@ -29,22 +29,8 @@ import (
 // its replicas filled, as its fill says, though its records went with its
 // lease: with their primary dead, its searches left those shards out.
 func TestReplicaLeaseLapse(t *testing.T) {
-	etcd := etcdtest.Start(t)
-	var armed atomic.Bool
-	away, back := make(chan struct{}, 1), make(chan struct{})
-	var once sync.Once
-	release := func() { once.Do(func() { close(back) }) }
-	nodes := map[string]*Node{
-		"a": startLapsingNode(t, etcd.Endpoint, "a", 0, nil),
-		"b": startLapsingNode(t, etcd.Endpoint, "b", 1, nil),
-		"c": startLapsingNode(t, etcd.Endpoint, "c", 2, func() {
-			if armed.CompareAndSwap(true, false) { // the first lapse only
-				away <- struct{}{}
-				<-back
-			}
-		}),
-	}
-	t.Cleanup(release) // before the nodes close: c held would wait forever
+	trio := startLapsingTrio(t)
+	nodes, release := trio.nodes, trio.release
 	m, k := nodes["a"].r.Regions(), shard.Key{Name: "drivers"}
 	// The shards c keeps the replica of (once replicas are spread too).
 	var (
@@ -66,13 +52,7 @@ func TestReplicaLeaseLapse(t *testing.T) {
 	for _, n := range nodes {
 		n.etcdBack.Store(time.Now().UnixNano()) // as when etcd has just come back
 	}
-	armed.Store(true)
-	revokeLease(t, etcd.Endpoint, "c")
-	select {
-	case <-away:
-	case <-time.After(10 * time.Second):
-		t.Fatal("c did not notice its lease was gone")
-	}
+	trio.lapse(t)
 	waitFor(t, "the writer to see c gone", func() bool {
 		for _, id := range ids {
 			if replicaPeer(writer.Table(), id) != nil {
@@ -136,6 +116,48 @@ func TestReplicaLeaseLapse(t *testing.T) {
 	}
 	checkReplicasHold(t, nodes, k, writes, func(w *write) (string, shard.ID, error) { return w.member, w.id, w.err })
 }
+
+// lapsingTrio is three replica nodes, a, b and c, where c can be made to
+// lose its lease (lapse) and is then held away, not registering again,
+// until release.
+type lapsingTrio struct {
+	etcd        *etcdtest.Server
+	nodes       map[string]*Node
+	armed       atomic.Bool
+	away, back  chan struct{}
+	releaseOnce sync.Once
+}
+
+func startLapsingTrio(t *testing.T) *lapsingTrio {
+	l := &lapsingTrio{etcd: etcdtest.Start(t), away: make(chan struct{}, 1), back: make(chan struct{})}
+	l.nodes = map[string]*Node{
+		"a": startLapsingNode(t, l.etcd.Endpoint, "a", 0, nil),
+		"b": startLapsingNode(t, l.etcd.Endpoint, "b", 1, nil),
+		"c": startLapsingNode(t, l.etcd.Endpoint, "c", 2, func() {
+			if l.armed.CompareAndSwap(true, false) { // the first lapse only
+				l.away <- struct{}{}
+				<-l.back
+			}
+		}),
+	}
+	t.Cleanup(l.release) // before the nodes close: c held would wait forever
+	return l
+}
+
+// lapse ends c's lease behind its back and waits until c noticed.
+func (l *lapsingTrio) lapse(t *testing.T) {
+	t.Helper()
+	l.armed.Store(true)
+	revokeLease(t, l.etcd.Endpoint, "c")
+	select {
+	case <-l.away:
+	case <-time.After(10 * time.Second):
+		t.Fatal("c did not notice its lease was gone")
+	}
+}
+
+// release lets c register again.
+func (l *lapsingTrio) release() { l.releaseOnce.Do(func() { close(l.back) }) }
 
 // startLapsingNode starts a node whose re-registration after a lost
 // session runs rejoin first.
