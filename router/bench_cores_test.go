@@ -2,7 +2,6 @@ package router
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
@@ -18,27 +17,12 @@ import (
 // over -cpu 1 here is what the machine gives this code with no sharing
 // at all: the ceiling BenchmarkUpdateParallel can reach.
 func BenchmarkUpdateShareNothing(b *testing.B) {
-	maps := []struct {
-		name string
-		m    *shard.Map
-	}{
-		{"one-shard", shard.GridMap(3.0, 50.5, 7.0, 53.5, 1, 1, 200)},
-		{"four-shards", shard.GridMap(3.0, 50.5, 7.0, 53.5, 2, 2, 200)},
-	}
 	const n = 200_000
-	for _, mc := range maps {
+	for _, mc := range updateMaps() {
 		b.Run(mc.name, func(b *testing.B) {
 			procs := runtime.GOMAXPROCS(0)
 			routers := make([]*Router, procs)
-			names := make([]string, n)
-			start := make([][2]float64, n)
-			rng := rand.New(rand.NewPCG(3, 4))
-			cities := [][2]float64{{4.90, 52.37}, {4.48, 51.92}, {4.30, 52.07}, {5.12, 52.09}, {5.47, 51.44}}
-			for i := range n {
-				c := cities[rng.IntN(len(cities))]
-				names[i] = fmt.Sprintf("driver:%d", i)
-				start[i] = [2]float64{c[0] + rng.NormFloat64()*0.05, c[1] + rng.NormFloat64()*0.03}
-			}
+			names, start := metroDrivers(n)
 			pos := make([][][2]float64, procs)
 			for p := range routers {
 				routers[p] = New(Config{Regions: mc.m})
@@ -57,12 +41,8 @@ func BenchmarkUpdateShareNothing(b *testing.B) {
 				rng := rand.New(rand.NewPCG(uint64(id), 7))
 				i := 0
 				for pb.Next() {
-					p := &pos[i]
-					step := (2 + rng.Float64()*48) / 111_000
-					angle := rng.Float64() * 2 * math.Pi
-					p[0] += step * math.Cos(angle) * 1.6
-					p[1] += step * math.Sin(angle)
-					r.Add(drivers, names[i], geo.Encode(p[0], p[1]), AddFlags{})
+					moveDriver(rng, &pos[i])
+					r.Add(drivers, names[i], geo.Encode(pos[i][0], pos[i][1]), AddFlags{})
 					if i++; i >= n {
 						i = 0
 					}

@@ -160,25 +160,12 @@ func BenchmarkRebuilt(b *testing.B) {
 // processor at once, in a metro held by one shard and by four: compare
 // -cpu 1,2 for how updates scale with cores.
 func BenchmarkUpdateParallel(b *testing.B) {
-	maps := []struct {
-		name string
-		m    *shard.Map
-	}{
-		{"one-shard", shard.GridMap(3.0, 50.5, 7.0, 53.5, 1, 1, 200)},
-		{"four-shards", shard.GridMap(3.0, 50.5, 7.0, 53.5, 2, 2, 200)},
-	}
 	const n = 200_000
-	for _, mc := range maps {
+	for _, mc := range updateMaps() {
 		b.Run(mc.name, func(b *testing.B) {
 			r := New(Config{Regions: mc.m})
-			rng := rand.New(rand.NewPCG(3, 4))
-			cities := [][2]float64{{4.90, 52.37}, {4.48, 51.92}, {4.30, 52.07}, {5.12, 52.09}, {5.47, 51.44}}
-			names := make([]string, n)
-			pos := make([][2]float64, n)
+			names, pos := metroDrivers(n)
 			for i := range n {
-				c := cities[rng.IntN(len(cities))]
-				names[i] = fmt.Sprintf("driver:%d", i)
-				pos[i] = [2]float64{c[0] + rng.NormFloat64()*0.05, c[1] + rng.NormFloat64()*0.03}
 				r.Add(drivers, names[i], geo.Encode(pos[i][0], pos[i][1]), AddFlags{})
 			}
 			var next atomic.Int64
@@ -192,12 +179,8 @@ func BenchmarkUpdateParallel(b *testing.B) {
 				rng := rand.New(rand.NewPCG(uint64(id), 7))
 				i := id
 				for pb.Next() {
-					p := &pos[i]
-					step := (2 + rng.Float64()*48) / 111_000 // degrees, about 2-50 m
-					angle := rng.Float64() * 2 * math.Pi
-					p[0] += step * math.Cos(angle) * 1.6
-					p[1] += step * math.Sin(angle)
-					r.Add(drivers, names[i], geo.Encode(p[0], p[1]), AddFlags{})
+					moveDriver(rng, &pos[i])
+					r.Add(drivers, names[i], geo.Encode(pos[i][0], pos[i][1]), AddFlags{})
 					if i += stride; i >= n {
 						i = id
 					}
@@ -205,6 +188,43 @@ func BenchmarkUpdateParallel(b *testing.B) {
 			})
 		})
 	}
+}
+
+// updateMaps are the update benchmarks' region maps: a metro held by one
+// shard and by four.
+func updateMaps() []struct {
+	name string
+	m    *shard.Map
+} {
+	return []struct {
+		name string
+		m    *shard.Map
+	}{
+		{"one-shard", shard.GridMap(3.0, 50.5, 7.0, 53.5, 1, 1, 200)},
+		{"four-shards", shard.GridMap(3.0, 50.5, 7.0, 53.5, 2, 2, 200)},
+	}
+}
+
+// metroDrivers names n drivers and places them around five Dutch cities,
+// the same on every call.
+func metroDrivers(n int) (names []string, pos [][2]float64) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	cities := [][2]float64{{4.90, 52.37}, {4.48, 51.92}, {4.30, 52.07}, {5.12, 52.09}, {5.47, 51.44}}
+	names, pos = make([]string, n), make([][2]float64, n)
+	for i := range n {
+		c := cities[rng.IntN(len(cities))]
+		names[i] = fmt.Sprintf("driver:%d", i)
+		pos[i] = [2]float64{c[0] + rng.NormFloat64()*0.05, c[1] + rng.NormFloat64()*0.03}
+	}
+	return names, pos
+}
+
+// moveDriver moves p 2-50 m in a random direction.
+func moveDriver(rng *rand.Rand, p *[2]float64) {
+	step := (2 + rng.Float64()*48) / 111_000 // degrees, about 2-50 m
+	angle := rng.Float64() * 2 * math.Pi
+	p[0] += step * math.Cos(angle) * 1.6
+	p[1] += step * math.Sin(angle)
 }
 
 // BenchmarkFineMap is issue 11's table in process: the same searches of
