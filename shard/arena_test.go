@@ -109,9 +109,9 @@ func TestSetChurnCompacts(t *testing.T) {
 			t.Fatalf("get %s after churn: %v %v", name, it, ok)
 		}
 	}
-	_, at := s.putAt(Entry{Member: "", Score: 1}, 0)
+	_, _, at := s.putHashSlot(Entry{Member: "", Score: 1}, Hash(""))
 	s.delete("")
-	if existed, _ := s.putAt(Entry{Member: "", Score: 2}, at); existed {
-		t.Fatal("a stale hint found the deleted empty member")
+	if _, existed, _ := s.putSlot(Entry{Member: "", Score: 2}, at, Hash("")); existed {
+		t.Fatal("a stale slot found the deleted empty member")
 	}
 }

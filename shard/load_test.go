@@ -94,9 +94,9 @@ func sameShards(t *testing.T, got, want *Shard) {
 	}
 }
 
-// PutAt with any hint, right, stale or out of range, leaves the shard as
+// PutSlot with any slot, right, stale or out of range, leaves the shard as
 // Put would.
-func TestPutAtHints(t *testing.T) {
+func TestPutSlotAnySlot(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	hinted, plain := New(), New()
 	hints := map[string]uint32{}
@@ -106,20 +106,20 @@ func TestPutAtHints(t *testing.T) {
 		if rng.IntN(4) == 0 {
 			hinted.Delete(drivers, name, math.MaxInt64)
 			plain.Delete(drivers, name, math.MaxInt64)
-			continue // the hint stays, stale: PutAt must notice
+			continue // the slot stays, stale: PutSlot must notice
 		}
 		e := Entry{Member: name, Score: geo.Encode(4+rng.Float64(), 52+rng.Float64()), Stamp: int64(i)}
 		hint := hints[name]
 		switch rng.IntN(3) {
 		case 0:
-			hint = uint32(rng.IntN(8)) // another member's slot, a free one or none
+			hint = uint32(rng.IntN(8)) // another member's slot, a free one or past the slab
 		case 1:
 			hint = math.MaxUint32
 		}
 		_, wantExisted := plain.Put(drivers, e)
-		existed, next := hinted.PutAt(drivers, e, hint)
+		_, existed, next := hinted.PutSlot(drivers, e, hint, Hash(name))
 		if existed != wantExisted {
-			t.Fatalf("step %d: PutAt(%q, hint %d) existed=%v, Put says %v", i, name, hint, existed, wantExisted)
+			t.Fatalf("step %d: PutSlot(%q, slot %d) existed=%v, Put says %v", i, name, hint, existed, wantExisted)
 		}
 		hints[name] = next
 	}

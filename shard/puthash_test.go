@@ -9,7 +9,7 @@ import (
 	"geoshard/geo"
 )
 
-// PutHash and DeleteHash, with the hash a router hands them, leave a
+// PutHashSlot and DeleteHash, with the hash a router hands them, leave a
 // shard as Put and Delete would, through growth from empty to tens of
 // thousands of members (so the name index's entries carry hash tags of
 // every width, from 29 bits down to 16) and churn that frees and reuses
@@ -47,8 +47,8 @@ func TestPutHashAgainstPut(t *testing.T) {
 				}
 				e := NewEntry(name, geo.Encode(4+rng.Float64(), 52+rng.Float64()), int64(i))
 				_, want := plain.Put(drivers, e)
-				if got := hashed.PutHash(drivers, e, Hash(name)); got != want {
-					t.Fatalf("step %d: PutHash(%q) existed=%v, Put says %v", i, name, got, want)
+				if _, got, _ := hashed.PutHashSlot(drivers, e, Hash(name)); got != want {
+					t.Fatalf("step %d: PutHashSlot(%q) existed=%v, Put says %v", i, name, got, want)
 				}
 			}
 			sameShards(t, hashed, plain)
@@ -57,7 +57,7 @@ func TestPutHashAgainstPut(t *testing.T) {
 				a, okA := hashed.Get(drivers, name)
 				b, okB := plain.Get(drivers, name)
 				if okA != okB || a != b {
-					t.Fatalf("Get(%q) = %v %v after PutHash, %v %v after Put", name, a, okA, b, okB)
+					t.Fatalf("Get(%q) = %v %v after PutHashSlot, %v %v after Put", name, a, okA, b, okB)
 				}
 			}
 		})

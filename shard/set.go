@@ -100,30 +100,30 @@ func (s *set) put(e Entry) (old Entry, existed bool) {
 	return Entry{}, false
 }
 
-// putAt is put for a member last seen at slab slot hint-1 (0: not
-// seen): while the slot still holds the member the name index is not
-// consulted. It returns whether the member was there and its slot plus one.
-func (s *set) putAt(e Entry, hint uint32) (existed bool, next uint32) {
-	if hint != 0 && hint <= s.items.n && !s.items.at(hint-1).name.None() && s.name(hint-1) == e.Member {
-		s.move(hint-1, e)
-		return true, hint
-	}
-	if at, ok := s.byName.find(e.Member); ok {
+// putHashSlot stores e, whose member's Hash is h, and returns what the
+// member's copy held before (when existed) and the copy's slab slot.
+func (s *set) putHashSlot(e Entry, h uint64) (prev Value, existed bool, at uint32) {
+	if at, ok := s.byName.findHash(e.Member, h); ok {
+		it := s.items.at(at)
+		prev = Value{it.score, it.stamp}
 		s.move(at, e)
-		return true, at + 1
+		return prev, true, at
 	}
-	return false, s.insert(e) + 1
+	return Value{}, false, s.insertHash(e, h)
 }
 
-// putHash is put for a member whose Hash is h, for a caller that has it
-// already; it reports whether the member was there.
-func (s *set) putHash(e Entry, h uint64) bool {
-	if at, ok := s.byName.findHash(e.Member, h); ok {
-		s.move(at, e)
-		return true
+// putSlot is putHashSlot for a caller that knows the copy's slab slot:
+// while slot at still holds the member the name index is not consulted;
+// a wrong, stale or free slot costs the look-up, never a wrong copy.
+func (s *set) putSlot(e Entry, at uint32, h uint64) (prev Value, existed bool, slot uint32) {
+	if at < s.items.n {
+		if it := s.items.at(at); !it.name.None() && s.names.Get(it.name) == e.Member {
+			prev = Value{it.score, it.stamp}
+			s.move(at, e)
+			return prev, true, at
+		}
 	}
-	s.insertHash(e, h)
-	return false
+	return s.putHashSlot(e, h)
 }
 
 // move rewrites the item at a slot with e's score and stamp.

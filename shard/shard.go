@@ -66,26 +66,6 @@ func (s *Shard) Put(k Key, e Entry) (old Entry, existed bool) {
 	return st.put(e)
 }
 
-// PutAt is Put for a caller that remembers where a member's copy is:
-// hint is what PutAt returned for the member last time (0: nothing), and
-// while the copy is still there the name lookup is skipped. It returns
-// whether the member had a copy here and the hint for next time.
-func (s *Shard) PutAt(k Key, e Entry, hint uint32) (existed bool, next uint32) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.setFor(k)
-	return st.putAt(e, hint)
-}
-
-// PutHash is Put for a caller that has hashed the member already (h is
-// its Hash), which spares the shard hashing it again, and that needs only
-// whether the member had a copy here.
-func (s *Shard) PutHash(k Key, e Entry, h uint64) (existed bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.setFor(k).putHash(e, h)
-}
-
 // Get returns the member's copy in this shard.
 func (s *Shard) Get(k Key, member string) (Entry, bool) {
 	s.mu.RLock()

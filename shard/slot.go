@@ -5,7 +5,7 @@ package shard
 // there, and the table reads the name through the slot (NameAt). That
 // holds only while a slot a record names keeps its member: the router
 // deletes such a copy only under the member's stripe lock, fixing the
-// record in the same hold (router/owners_source.go). A shard never moves
+// record in the same hold (router/owners_slot.go). A shard never moves
 // a copy to another slot (compaction moves names, not items), and reuses
 // a slot only once the copy in it was deleted.
 //
@@ -63,36 +63,22 @@ func (s *Shard) SlotHash(k Key, member string, h uint64) (uint32, bool) {
 	return st.byName.findHash(member, h)
 }
 
-// PutHashSlot is PutHashPrev that also returns the slab slot of the
-// member's copy.
+// PutHashSlot stores e, whose member's Hash is h (a router has it
+// already), and returns what the member's copy held before (when
+// existed) and the copy's slab slot.
 func (s *Shard) PutHashSlot(k Key, e Entry, h uint64) (prev Value, existed bool, slot uint32) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := s.setFor(k)
-	if at, ok := st.byName.findHash(e.Member, h); ok {
-		it := st.items.at(at)
-		prev = Value{it.score, it.stamp}
-		st.move(at, e)
-		return prev, true, at
-	}
-	return Value{}, false, st.insertHash(e, h)
+	return s.setFor(k).putHashSlot(e, h)
 }
 
-// PutSlot rewrites the copy in slab slot at, which the caller knows to be
-// e.Member's, and returns what it held. Should the slot hold another
-// member or nothing, it falls back to PutHashSlot's look-up by name (h is
-// e.Member's Hash): a wrong slot costs a look-up, never a wrong copy.
+// PutSlot is PutHashSlot for a caller that knows the copy's slab slot at:
+// should the slot hold another member or nothing, it falls back to the
+// look-up by name, so a wrong slot costs a look-up, never a wrong copy.
 func (s *Shard) PutSlot(k Key, e Entry, at uint32, h uint64) (prev Value, existed bool, slot uint32) {
 	s.mu.Lock()
-	st, it := s.itemAt(k, at)
-	if it != nil && st.names.Get(it.name) == e.Member {
-		prev = Value{it.score, it.stamp}
-		st.move(at, e)
-		s.mu.Unlock()
-		return prev, true, at
-	}
-	s.mu.Unlock()
-	return s.PutHashSlot(k, e, h)
+	defer s.mu.Unlock()
+	return s.setFor(k).putSlot(e, at, h)
 }
 
 // LoadEachSlots is LoadEach that also reports, through placed, the slab
@@ -107,7 +93,7 @@ func (s *Shard) LoadEachSlots(k Key, n int, entry func(i int) Entry, placed func
 	if st.len() != 0 {
 		for i := range n {
 			e := entry(i)
-			_, _, at := s.putSlotLocked(st, e)
+			_, _, at := st.putHashSlot(e, Hash(e.Member))
 			placed(i, at)
 		}
 		return
@@ -116,17 +102,6 @@ func (s *Shard) LoadEachSlots(k Key, n int, entry func(i int) Entry, placed func
 	for i := range n {
 		placed(i, uint32(i)) // an empty set's load fills slots in order
 	}
-}
-
-func (s *Shard) putSlotLocked(st *set, e Entry) (Value, bool, uint32) {
-	h := Hash(e.Member)
-	if at, ok := st.byName.findHash(e.Member, h); ok {
-		it := st.items.at(at)
-		prev := Value{it.score, it.stamp}
-		st.move(at, e)
-		return prev, true, at
-	}
-	return Value{}, false, st.insertHash(e, h)
 }
 
 // Expired returns, for every key whose cut-off minStamp gives (0: keep

@@ -48,14 +48,6 @@ func (s *Shard) ValuesHash(k Key, members []string, hs []uint64, fn func(i int, 
 	}
 }
 
-// PutHashPrev is PutHash that also returns what the member's copy held
-// before (when existed), which the router needs for ZADD's reply and
-// conditions and no longer keeps itself.
-func (s *Shard) PutHashPrev(k Key, e Entry, h uint64) (prev Value, existed bool) {
-	prev, existed, _ = s.PutHashSlot(k, e, h)
-	return prev, existed
-}
-
 // EachValue calls fn for every copy of k's members written at or after
 // minStamp, in slab order (no order a caller may rely on: a sequential
 // read of the slab and names, where a walk of the tree or of a member

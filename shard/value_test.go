@@ -10,7 +10,7 @@ import (
 	"geoshard/geo"
 )
 
-// PutHashPrev, ValueHash, EachValue and Scores agree with a map of values
+// PutHashSlot, ValueHash, EachValue and Scores agree with a map of values
 // under puts and deletes, through slab slot reuse and name compaction.
 func TestValuesAgainstModel(t *testing.T) {
 	cases := []struct {
@@ -37,9 +37,9 @@ func TestValuesAgainstModel(t *testing.T) {
 					continue
 				}
 				e := NewEntry(name, geo.Encode(4+rng.Float64(), 52+rng.Float64()), int64(i))
-				prev, had := s.PutHashPrev(drivers, e, Hash(name))
+				prev, had, _ := s.PutHashSlot(drivers, e, Hash(name))
 				if had != in || (in && prev != old) {
-					t.Fatalf("step %d: PutHashPrev(%s) = %v %v, want %v %v", i, name, prev, had, old, in)
+					t.Fatalf("step %d: PutHashSlot(%s) = %v %v, want %v %v", i, name, prev, had, old, in)
 				}
 				model[name] = Value{e.Score, e.Stamp}
 				if v, ok := s.ValueHash(drivers, name, Hash(name)); !ok || v != model[name] {
