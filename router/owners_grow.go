@@ -21,10 +21,9 @@ import (
 const growChunk = 512
 
 // grow prepares a narrow table to take n more records: if the table is
-// about to grow, it hashes every record first. The condition is
-// shard.Table.Reserve's.
+// about to grow, it hashes every record first.
 func (o *owners) grow(n int) {
-	if o.src == nil || (o.table.Len()+n)*4 <= max(8, o.table.Size())*3 {
+	if o.src == nil || !o.table.Grows(n) {
 		return
 	}
 	o.table.Reserve(n, grownKeys{o, o.hashes()})

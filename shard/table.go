@@ -143,6 +143,10 @@ func (t *Table) place(at uint32, h uint64) {
 	t.slots[i] = t.entry(at, h)
 }
 
+// Grows reports whether Reserve(n) would re-place the table's records,
+// asking KeyHash for each: an owner whose KeyHash is dear can prepare.
+func (t *Table) Grows(n int) bool { return t.n > 0 && (t.n+n)*4 > max(8, len(t.slots))*3 }
+
 // Reserve makes room for n more records without growing on the way.
 func (t *Table) Reserve(n int, k Keys) {
 	size := max(8, len(t.slots))
