@@ -170,12 +170,7 @@ func (s *Server) write(cs *connState, c *commands.Client, pipelined bool) error 
 	if wait > 0 {
 		deadline = time.Now().Add(wait)
 	}
-	cs.writeDeadline(deadline)
-	// As with reads: shutdown sets stopping, then bounds every write; a
-	// deadline set here in between must not lift that bound.
-	if wait == 0 && s.stopping.Load() {
-		cs.writeDeadline(time.Now().Add(shutdownGrace))
-	}
+	s.writeDeadline(cs, deadline)
 	err := s.writeStalled(cs, c.W.Buf, deadline, lim)
 	// A huge reply's buffer does not stay pinned to the client, nor
 	// become garbage: it goes back to the server's pool (replybuf.go).
@@ -208,7 +203,7 @@ func (s *Server) writeStalled(cs *connState, buf []byte, deadline time.Time, lim
 		return err
 	}
 	start := time.Now()
-	cs.writeDeadline(start.Add(stallCheck))
+	s.writeDeadline(cs, start.Add(stallCheck))
 	n, err = nc.Write(buf)
 	if !errors.Is(err, os.ErrDeadlineExceeded) {
 		return err
@@ -218,12 +213,24 @@ func (s *Server) writeStalled(cs *connState, buf []byte, deadline time.Time, lim
 			deadline = soft
 		}
 	}
-	cs.writeDeadline(deadline)
-	if s.stopping.Load() && deadline.IsZero() {
-		cs.writeDeadline(time.Now().Add(shutdownGrace))
-	}
+	s.writeDeadline(cs, deadline)
 	_, err = nc.Write(buf[n:])
 	return err
+}
+
+// writeDeadline sets the connection's write deadline (zero: none) within
+// shutdown's bound. As with reads, shutdown sets stopping and then bounds
+// every write: a deadline set here in between must not lift that bound,
+// whether it is none or the soft limit's minute for a write that was
+// already stalled when shutdown began.
+func (s *Server) writeDeadline(cs *connState, t time.Time) {
+	cs.writeDeadline(t)
+	if !s.stopping.Load() {
+		return
+	}
+	if bound := time.Now().Add(shutdownGrace); t.IsZero() || bound.Before(t) {
+		cs.writeDeadline(bound)
+	}
 }
 
 // lingerClose ends a TCP connection the way a server going down should:
