@@ -1,0 +1,192 @@
+package tests
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// TestClusterKindLookupHungNode (issue 12, target 4): whether a name holds
+// a geo key is asked of every node (SET, GET, TYPE, EXISTS, TTL...), and
+// that question must not be asked with the keyspace lock held. Before,
+// SET asked it with the keyspace held alone: while a SIGSTOPped node's
+// calls still waited out their 1 s timeout (before health checks found it
+// hung), every command through the node, PING too, waited behind it. The
+// answers must stay right meanwhile: a GET of a geo key is WRONGTYPE, its
+// TYPE zset, a new name's SET stores the string.
+func TestClusterKindLookupHungNode(t *testing.T) {
+	const window = 2500 * time.Millisecond
+	tc := startCluster(t, 3, "--regions", clusterMap(t), "--cluster-lease-ttl", "40")
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	a, b := tc.nodes["a"].c, tc.nodes["b"].c
+	ds := faultDrivers(600)
+	for _, key := range []string{"geo", "replaced"} {
+		for i := 0; i < len(ds); i += 200 {
+			retried(t, ctx, "GEOADD "+key, func() error { return a.GeoAdd(ctx, key, ds[i:min(i+200, len(ds))]...).Err() })
+		}
+	}
+	if err := a.Set(ctx, "str", "v", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	// A SET over a geo key replaces it, as in Redis: the string through
+	// a, no member left through any node.
+	retried(t, ctx, "SET replaced", func() error { return a.Set(ctx, "replaced", "s", 0).Err() })
+	if typ, err := a.Type(ctx, "replaced").Result(); typ != "string" || err != nil {
+		t.Errorf("TYPE replaced after SET over the geo key = %q %v, want string", typ, err)
+	}
+	if n := zcardWhenUp(t, ctx, b, "replaced", 0); n != 0 {
+		t.Errorf("ZCARD replaced through b after SET over it through a = %d, want 0", n)
+	}
+
+	pc := redis.NewClient(&redis.Options{Addr: a.Options().Addr, Protocol: 2, DisableIdentity: true,
+		PoolSize: 128, MinIdleConns: 16, ReadTimeout: 10 * time.Second, MaxRetries: -1})
+	defer pc.Close()
+	if err := pc.Ping(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	resume := hungPeer(t, tc.nodes["c"])
+	var wg sync.WaitGroup
+	var pings []time.Duration
+	wg.Add(1)
+	go func() { defer wg.Done(); pings = openLoopPings(pc, window, 2*time.Millisecond) }()
+	res := make([]kindLoad, 4)
+	for w := range res {
+		wg.Add(1)
+		go func() { defer wg.Done(); res[w] = kindOps(ctx, a, w, window) }()
+	}
+	wg.Wait()
+	resume()
+
+	var total kindLoad
+	for _, r := range res {
+		total.ops += r.ops
+		total.refused += r.refused
+		total.slowest = max(total.slowest, r.slowest)
+		total.wrong = append(total.wrong, r.wrong...)
+	}
+	p99 := percentile(pings, 0.99)
+	t.Logf("node c stopped: %d PINGs through a (one every 2 ms) p50 %v p99 %v max %v; %d SET/GET/TYPE/EXISTS through a, %d -TRYAGAIN, slowest %v; load %.1f a CPU",
+		len(pings), percentile(pings, 0.5), p99, percentile(pings, 1), total.ops, total.refused, total.slowest, loadPerCPU())
+	for i, w := range total.wrong {
+		if i < 10 {
+			t.Error(w)
+		}
+	}
+	if len(pings) == 0 || total.ops == 0 {
+		t.Fatalf("no PING (%d) or key command (%d) answered while c was stopped", len(pings), total.ops)
+	}
+	// 100 ms: the bound TestClusterHungPeer uses; a PING that queued
+	// behind a lookup waiting on c waits up to the 1 s call timeout.
+	if limit := pingLimit(100 * time.Millisecond); p99 > limit {
+		t.Errorf("PING p99 %v through a while c is stopped and clients SET/GET/TYPE new names, want < %v (load %.1f a CPU): a key-kind lookup held the keyspace lock across a call to c",
+			p99, limit, loadPerCPU())
+	}
+	// The strings SET while c was stopped are there, and no node has a
+	// geo key of their name.
+	for w := range res {
+		name := fmt.Sprintf("new:%d:0", w)
+		if v, err := a.Get(ctx, name).Result(); v != "v" || err != nil {
+			t.Errorf("GET %s through a after its SET while c was stopped = %q %v, want \"v\"", name, v, err)
+		}
+		if n := zcardWhenUp(t, ctx, b, name, 0); n != 0 {
+			t.Errorf("ZCARD %s through b = %d, want 0", name, n)
+		}
+	}
+}
+
+// kindLoad is what one client of kindOps saw.
+type kindLoad struct {
+	ops, refused int
+	slowest      time.Duration
+	wrong        []string
+}
+
+// kindOps sends, through c for d (at most 2,000 rounds), SET of new
+// names, GET of missing names, of a geo key and of a string, TYPE and
+// EXISTS of a geo key and of missing names, checking every answer.
+// -TRYAGAIN is right for TYPE and EXISTS of a missing name while a node
+// does not answer (it might hold the key); nothing else may be refused.
+func kindOps(ctx context.Context, c *redis.Client, w int, d time.Duration) (out kindLoad) {
+	type check func(v any, err error) bool
+	str := func(want string) check {
+		return func(v any, err error) bool { s, _ := v.(string); return err == nil && s == want }
+	}
+	isErr := func(prefix string) check {
+		return func(_ any, err error) bool { return err != nil && strings.HasPrefix(err.Error(), prefix) }
+	}
+	orTryAgain := func(ok check) check {
+		return func(v any, err error) bool { return ok(v, err) || isErr("TRYAGAIN")(v, err) }
+	}
+	num := func(want int64) check {
+		return func(v any, err error) bool { n, _ := v.(int64); return err == nil && n == want }
+	}
+	missing := func(_ any, err error) bool { return errors.Is(err, redis.Nil) }
+	for i, end := 0, time.Now().Add(d); i < 2000 && time.Now().Before(end); i++ {
+		// One name a three rounds: its SET comes first.
+		name, gone := fmt.Sprintf("new:%d:%d", w, i/3), fmt.Sprintf("missing:%d:%d", w, i/3)
+		ops := []struct {
+			args []any
+			ok   check
+		}{
+			{[]any{"SET", name, "v"}, str("OK")},
+			{[]any{"GET", gone}, missing},
+			{[]any{"GET", "geo"}, isErr("WRONGTYPE")},
+			{[]any{"GET", "str"}, str("v")},
+			{[]any{"TYPE", "geo"}, str("zset")},
+			{[]any{"TYPE", name}, str("string")},
+			{[]any{"TYPE", gone}, orTryAgain(str("none"))},
+			{[]any{"EXISTS", "geo", "str"}, num(2)},
+			{[]any{"EXISTS", gone}, orTryAgain(num(0))},
+		}
+		for _, op := range ops[i%3*3 : i%3*3+3] { // three commands a round, all of them in three
+			begin := time.Now()
+			v, err := c.Do(ctx, op.args...).Result()
+			out.slowest = max(out.slowest, time.Since(begin))
+			out.ops++
+			if err != nil && strings.HasPrefix(err.Error(), "TRYAGAIN") {
+				out.refused++
+			}
+			if !op.ok(v, err) {
+				out.wrong = append(out.wrong, fmt.Sprintf("node c stopped: %v through a = %v %v", op.args, v, err))
+			}
+		}
+	}
+	return out
+}
+
+// openLoopPings sends a PING every interval for d through c, each on its
+// own goroutine whether or not the ones before were answered (a PING
+// loop that waits for each answer samples a stall once, however long),
+// and returns the answered PINGs' times.
+func openLoopPings(c *redis.Client, d, interval time.Duration) []time.Duration {
+	var (
+		mu  sync.Mutex
+		out []time.Duration
+		wg  sync.WaitGroup
+	)
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for end := time.Now().Add(d); time.Now().Before(end); <-tick.C {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			begin := time.Now()
+			if c.Ping(ctx).Err() == nil {
+				mu.Lock()
+				out = append(out, time.Since(begin))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
