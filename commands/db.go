@@ -41,11 +41,19 @@ func (k kind) String() string {
 
 func nowMS() int64 { return time.Now().UnixMilli() }
 
-// kindOf reports what the key holds in the client's database.
+// kindOf reports what the key holds in the client's database. In cluster
+// mode it uses the answer the command's prepare step got from the cluster
+// before the lock while that answer is good (kindlookup.go).
 func (e *Engine) kindOf(c *Client, key []byte) kind {
 	d := e.dbs[c.db]
 	if _, ok := d.strings[string(key)]; ok {
 		return kindString
+	}
+	if n, _, ok := e.preparedCard(c, key); ok {
+		if n > 0 {
+			return kindZset
+		}
+		return none
 	}
 	if e.Router().Card(c.key(key)) > 0 {
 		return kindZset

@@ -44,6 +44,9 @@ type Engine struct {
 	// expiring holds the geo keys whose expiry the cycle is sending to
 	// the cluster (expire_cycle.go).
 	expiring expiringSet
+	// kinds orders key-kind lookups asked before the lock with the
+	// writes through this node (kindlookup.go).
+	kinds kindLookups
 }
 
 // New returns an engine on top of a router.
@@ -172,7 +175,9 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	before := len(c.W.Buf)
 	if cmd.prepare != nil {
 		cmd.prepare(e, c, args)
-		defer func() { c.prepared = nil }()
+		if c.prepared != nil || c.kindLookups != 0 {
+			defer e.unprepare(c)
+		}
 	}
 	switch {
 	case cmd.unlocked:
@@ -187,6 +192,9 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 			break
 		}
 		e.guarded(c, cmd, args, before)
+		if cmd.write {
+			e.kinds.wrote(c.db, cmd, args)
+		}
 		e.mu.RUnlockSlot(c.slot)
 	}
 	took := time.Since(begin) // one clock read for INFO and /metrics alike
@@ -197,6 +205,7 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 func (e *Engine) runExclusive(c *Client, cmd *command, args [][]byte, before int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	defer e.kinds.ranAlone(c.db, cmd, args) // before the unlock
 	if tryAgain(c, e.expireKeys(c.db, cmd, args)) {
 		return // cluster mode: an expired key is not served as alive
 	}
@@ -230,6 +239,7 @@ func (e *Engine) guarded(c *Client, cmd *command, args [][]byte, before int) {
 // alone (EXEC).
 func (e *Engine) runLocked(c *Client, cmd *command, args [][]byte) {
 	e.counters.commands.Add(c.slot, 1)
+	defer e.kinds.ranAlone(c.db, cmd, args)
 	if tryAgain(c, e.expireKeys(c.db, cmd, args)) {
 		return // cluster mode: an expired key is not served as alive
 	}
