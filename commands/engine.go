@@ -173,7 +173,7 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	st := c.statOf(e, cmd)
 	begin := time.Now()
 	before := len(c.W.Buf)
-	if cmd.prepare != nil {
+	if cmd.prepare != nil && (!cmd.clusterOnly || e.Router().Clustered()) {
 		cmd.prepare(e, c, args)
 		if c.prepared != nil || c.kindLookups != 0 {
 			defer e.unprepare(c)

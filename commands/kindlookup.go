@@ -120,6 +120,9 @@ type kindAnswers struct {
 // of its keys args[first..last] (last -1: to the end).
 func kindPrepare(first, last int) func(e *Engine, c *Client, args [][]byte) {
 	return func(e *Engine, c *Client, args [][]byte) {
+		if !e.Router().Clustered() {
+			return // Card is local: kindOf asks it under the lock
+		}
 		end := last
 		if end < 0 {
 			end += len(args)
@@ -132,10 +135,10 @@ func kindPrepare(first, last int) func(e *Engine, c *Client, args [][]byte) {
 
 // prepareKinds asks, with no keyspace lock held, whether a geo key has
 // each of the names that is not a string, and leaves the answers in
-// c.prepared. It does nothing in single-node mode.
+// c.prepared. Cluster mode only.
 func (e *Engine) prepareKinds(c *Client, names [][]byte) {
 	r := e.Router()
-	if !r.Clustered() || len(names) == 0 {
+	if len(names) == 0 {
 		return
 	}
 	// A string's kind is known here: asking the cluster about it would

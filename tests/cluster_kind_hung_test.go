@@ -157,6 +157,21 @@ func kindOps(ctx context.Context, c *redis.Client, w int, d time.Duration) (out 
 				out.wrong = append(out.wrong, fmt.Sprintf("node c stopped: %v through a = %v %v", op.args, v, err))
 			}
 		}
+		if i%3 == 2 { // EXEC asks its queued commands' kinds before the lock too
+			begin := time.Now()
+			var set *redis.StatusCmd
+			var get, geo *redis.StringCmd
+			_, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+				set, get, geo = p.Set(ctx, "tx:"+name, "v", 0), p.Get(ctx, gone), p.Get(ctx, "geo")
+				return nil
+			})
+			out.slowest = max(out.slowest, time.Since(begin))
+			out.ops++
+			if set.Err() != nil || !errors.Is(get.Err(), redis.Nil) || geo.Err() == nil || !strings.HasPrefix(geo.Err().Error(), "WRONGTYPE") {
+				out.wrong = append(out.wrong, fmt.Sprintf("node c stopped: MULTI SET tx:%s, GET %s, GET geo EXEC through a = %v, %v, %v (%v)",
+					name, gone, set.Err(), get.Err(), geo.Err(), err))
+			}
+		}
 	}
 	return out
 }
