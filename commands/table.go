@@ -23,7 +23,7 @@ type command struct {
 	// clusterOnly: prepare has nothing to do in single-node mode (a
 	// key-kind lookup), where the command then does not call it.
 	clusterOnly bool
-	write   bool // Redis flags it "write": what it changes counts for saves
+	write       bool // Redis flags it "write": what it changes counts for saves
 	// unlocked: runs without the keyspace lock (it touches no key).
 	unlocked bool
 	// protected: refused unless enable-debug-command allows it (DEBUG).
