@@ -81,12 +81,12 @@ func (e *Engine) tryKindOf(c *Client, key []byte) (kind, error) {
 	if _, ok := e.dbs[c.db].strings[string(key)]; ok {
 		return kindString, nil
 	}
-	n, err, ok := e.preparedCard(c, key)
+	geo, err, ok := e.preparedGeo(c, key)
 	if !ok {
-		n, err = e.Router().TryCard(c.key(key))
+		geo, err = e.Router().TryExists(c.key(key))
 	}
 	switch {
-	case n > 0:
+	case geo:
 		return kindZset, nil // a node holds members: the key exists
 	case err != nil:
 		return none, err

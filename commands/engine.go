@@ -186,7 +186,7 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 		e.runExclusive(c, cmd, args, before)
 	default:
 		e.mu.RLockSlot(c.slot)
-		if e.anyExpired(c.db, cmd, args) {
+		if e.anyExpired(c, cmd, args) {
 			e.mu.RUnlockSlot(c.slot)
 			e.runExclusive(c, cmd, args, before)
 			break
@@ -206,7 +206,7 @@ func (e *Engine) runExclusive(c *Client, cmd *command, args [][]byte, before int
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	defer e.kinds.ranAlone(c.db, cmd, args) // before the unlock
-	if tryAgain(c, e.expireKeys(c.db, cmd, args)) {
+	if tryAgain(c, e.expireKeys(c, cmd, args)) {
 		return // cluster mode: an expired key is not served as alive
 	}
 	e.guarded(c, cmd, args, before)
@@ -240,7 +240,7 @@ func (e *Engine) guarded(c *Client, cmd *command, args [][]byte, before int) {
 func (e *Engine) runLocked(c *Client, cmd *command, args [][]byte) {
 	e.counters.commands.Add(c.slot, 1)
 	defer e.kinds.ranAlone(c.db, cmd, args)
-	if tryAgain(c, e.expireKeys(c.db, cmd, args)) {
+	if tryAgain(c, e.expireKeys(c, cmd, args)) {
 		return // cluster mode: an expired key is not served as alive
 	}
 	e.guarded(c, cmd, args, len(c.W.Buf))

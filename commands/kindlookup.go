@@ -1,7 +1,7 @@
 package commands
 
 // Key-kind lookups in cluster mode. Whether a name holds a geo key is a
-// question for every node (Router.TryCard), and while a node hangs, before
+// question for every node (Router.TryExists), and while a node hangs, before
 // health checks find it, the question waits out the 1 s call timeout.
 // SET, GET, TYPE, EXISTS, RENAME, the EXPIRE and TTL families and PERSIST
 // ask it; they used to ask under the keyspace lock (SET, RENAME, EXPIRE
@@ -106,8 +106,8 @@ type kindAnswer struct {
 	db   int
 	name string
 	gen  uint64 // of the name's stripe, read before asking
-	n    int    // members the nodes that answered hold
-	err  error  // some node did not answer
+	geo  bool   // a node that answered holds a member
+	err  error  // none does, and some node did not answer
 }
 
 // kindAnswers is what a command's prepare step leaves in Client.prepared.
@@ -159,7 +159,7 @@ func (e *Engine) prepareKinds(c *Client, names [][]byte) {
 			continue
 		}
 		a := kindAnswer{db: c.db, name: string(name), gen: e.kinds.gen[kindStripe(c.db, name)].Load()}
-		a.n, a.err = r.TryCard(shard.Key{DB: a.db, Name: a.name})
+		a.geo, a.err = r.TryExists(shard.Key{DB: a.db, Name: a.name})
 		ans.list = append(ans.list, a)
 	}
 	c.prepared = ans
@@ -174,20 +174,20 @@ func (a *kindAnswers) find(db int, name []byte) *kindAnswer {
 	return nil
 }
 
-// preparedCard returns the prepare step's answer for a key of the
-// client's database if it is still good: no command through this node
-// changed a key of its stripe since it was asked. The caller holds the
-// keyspace lock.
-func (e *Engine) preparedCard(c *Client, key []byte) (n int, err error, ok bool) {
+// preparedGeo returns the prepare step's answer for a key of the
+// client's database (whether a geo key has the name) if it is still good:
+// no command through this node changed a key of its stripe since it was
+// asked. The caller holds the keyspace lock.
+func (e *Engine) preparedGeo(c *Client, key []byte) (geo bool, err error, ok bool) {
 	ans, _ := c.prepared.(*kindAnswers)
 	if ans == nil || ans.epoch != e.kinds.epoch.Load() {
-		return 0, nil, false
+		return false, nil, false
 	}
 	a := ans.find(c.db, key)
 	if a == nil || a.gen != e.kinds.gen[kindStripe(c.db, key)].Load() {
-		return 0, nil, false
+		return false, nil, false
 	}
-	return a.n, a.err, true
+	return a.geo, a.err, true
 }
 
 // unprepare forgets what the command's prepare step left, once the

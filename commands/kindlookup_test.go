@@ -40,7 +40,7 @@ func TestKindAnswerStale(t *testing.T) {
 			}
 			ans := &kindAnswers{epoch: e.kinds.epoch.Load()}
 			for _, name := range append(append([]string{}, tc.stale...), tc.good...) {
-				ans.list = append(ans.list, kindAnswer{name: name, n: 7,
+				ans.list = append(ans.list, kindAnswer{name: name, geo: true,
 					gen: e.kinds.gen[kindStripe(0, name)].Load()})
 			}
 			if r := s.line(tc.cmd); strings.HasPrefix(r, "-") {
@@ -48,13 +48,13 @@ func TestKindAnswerStale(t *testing.T) {
 			}
 			asker.c.prepared = ans
 			for _, name := range tc.stale {
-				if n, _, ok := e.preparedCard(asker.c, []byte(name)); ok {
-					t.Errorf("after %s the answer for %s (%d) is still used", tc.cmd, name, n)
+				if _, _, ok := e.preparedGeo(asker.c, []byte(name)); ok {
+					t.Errorf("after %s the answer for %s is still used", tc.cmd, name)
 				}
 			}
 			for _, name := range tc.good {
-				if n, _, ok := e.preparedCard(asker.c, []byte(name)); !ok || n != 7 {
-					t.Errorf("after %s the answer for %s is not used (%d %v)", tc.cmd, name, n, ok)
+				if geo, _, ok := e.preparedGeo(asker.c, []byte(name)); !ok || !geo {
+					t.Errorf("after %s the answer for %s is not used (%v %v)", tc.cmd, name, geo, ok)
 				}
 			}
 		})

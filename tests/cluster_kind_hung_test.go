@@ -27,12 +27,17 @@ func TestClusterKindLookupHungNode(t *testing.T) {
 	defer cancel()
 	a, b := tc.nodes["a"].c, tc.nodes["b"].c
 	ds := faultDrivers(600)
-	for _, key := range []string{"geo", "replaced"} {
+	for _, key := range []string{"geo", "replaced", "ttlgeo"} {
 		for i := 0; i < len(ds); i += 200 {
 			retried(t, ctx, "GEOADD "+key, func() error { return a.GeoAdd(ctx, key, ds[i:min(i+200, len(ds))]...).Err() })
 		}
 	}
 	if err := a.Set(ctx, "str", "v", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	// A geo key with a TTL: a command naming it asks whether the key
+	// still has members (else the TTL outlived the key and must go).
+	if err := a.Expire(ctx, "ttlgeo", time.Hour).Err(); err != nil {
 		t.Fatal(err)
 	}
 	// A SET over a geo key replaces it, as in Redis: the string through
@@ -61,11 +66,17 @@ func TestClusterKindLookupHungNode(t *testing.T) {
 		wg.Add(1)
 		go func() { defer wg.Done(); res[w] = kindOps(ctx, a, w, window) }()
 	}
+	// SET of a string, which asks no node but needs the keyspace alone: it
+	// waits for every command holding the keyspace shared, and the PINGs
+	// that come after it wait for it.
+	var sets kindLoad
+	wg.Add(1)
+	go func() { defer wg.Done(); sets = setsWhile(ctx, a, window) }()
 	wg.Wait()
 	resume()
 
 	var total kindLoad
-	for _, r := range res {
+	for _, r := range append(res, sets) {
 		total.ops += r.ops
 		total.refused += r.refused
 		total.slowest = max(total.slowest, r.slowest)
@@ -144,8 +155,12 @@ func kindOps(ctx context.Context, c *redis.Client, w int, d time.Duration) (out 
 			{[]any{"TYPE", gone}, orTryAgain(str("none"))},
 			{[]any{"EXISTS", "geo", "str"}, num(2)},
 			{[]any{"EXISTS", gone}, orTryAgain(num(0))},
+			{[]any{"TTL", "ttlgeo"}, func(v any, err error) bool { n, _ := v.(int64); return err == nil && n > 3000 }},
 		}
-		for _, op := range ops[i%3*3 : i%3*3+3] { // three commands a round, all of them in three
+		for j, op := range ops {
+			if j%3 != i%3 {
+				continue // a third of the commands a round, all of them in three
+			}
 			begin := time.Now()
 			v, err := c.Do(ctx, op.args...).Result()
 			out.slowest = max(out.slowest, time.Since(begin))
@@ -172,6 +187,20 @@ func kindOps(ctx context.Context, c *redis.Client, w int, d time.Duration) (out 
 					name, gone, set.Err(), get.Err(), geo.Err(), err))
 			}
 		}
+	}
+	return out
+}
+
+// setsWhile sends SET str v through c for d (at most 5,000), one a
+// millisecond.
+func setsWhile(ctx context.Context, c *redis.Client, d time.Duration) (out kindLoad) {
+	for end := time.Now().Add(d); time.Now().Before(end) && out.ops < 5000; out.ops++ {
+		begin := time.Now()
+		if err := c.Set(ctx, "str", "v", 0).Err(); err != nil {
+			out.wrong = append(out.wrong, fmt.Sprintf("node c stopped: SET str v through a: %v", err))
+		}
+		out.slowest = max(out.slowest, time.Since(begin))
+		time.Sleep(time.Millisecond)
 	}
 	return out
 }
