@@ -192,7 +192,7 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 			break
 		}
 		e.guarded(c, cmd, args, before)
-		if cmd.write {
+		if cmd.write && e.kinds.pending.Load() != 0 { // kindlookup.go
 			e.kinds.wrote(c.db, cmd, args)
 		}
 		e.mu.RUnlockSlot(c.slot)
