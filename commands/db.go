@@ -114,7 +114,9 @@ func (e *Engine) expireKeys(c *Client, cmd *command, args [][]byte) error {
 	now := nowMS()
 	for _, k := range cmd.keys(args) {
 		if d.expired(string(k), now) || e.expiring.has(dbIndex, string(k)) {
-			if _, err := e.deleteKey(dbIndex, string(k)); err != nil {
+			_, err := e.deleteKey(dbIndex, string(k))
+			e.kinds.touch(kindStripe(dbIndex, k)) // a read queued in EXEC bumps nothing itself
+			if err != nil {
 				return fmt.Errorf("expired key %q not deleted: %w", k, err)
 			}
 		} else if e.staleTTL(c, k) {

@@ -239,7 +239,11 @@ func (e *Engine) guarded(c *Client, cmd *command, args [][]byte, before int) {
 // alone (EXEC).
 func (e *Engine) runLocked(c *Client, cmd *command, args [][]byte) {
 	e.counters.commands.Add(c.slot, 1)
-	defer e.kinds.ranAlone(c.db, cmd, args)
+	if cmd.write || cmd.exclusive || cmd.exclusiveIf != nil {
+		// A read changes no key: queued after it, a command's answer
+		// from before the lock stays good.
+		defer e.kinds.ranAlone(c.db, cmd, args)
+	}
 	if tryAgain(c, e.expireKeys(c, cmd, args)) {
 		return // cluster mode: an expired key is not served as alive
 	}

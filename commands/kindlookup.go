@@ -45,7 +45,7 @@ type kindLookups struct {
 	pending atomic.Int64 // lookups whose command has not finished
 	_       [56]byte     // pending is read by every write: its own line
 	// epoch changes with every command that may change keys it does not
-	// name (FLUSHALL, EXEC, a reload): every answer asked before is stale.
+	// name (FLUSHALL): every answer asked before is stale.
 	epoch atomic.Uint64
 	gen   [kindStripes]atomic.Uint64
 }
@@ -86,14 +86,19 @@ func (l *kindLookups) wrote(db int, cmd *command, args [][]byte) {
 
 // ranAlone records a command that ran with the keyspace held alone. Some
 // of those write keys their key positions do not name (GEORADIUS ...
-// STORE dest), so every argument counts as a key, and a command that
-// names none may have changed any (FLUSHALL, EXEC, a region map reload).
+// STORE dest), so every argument counts as a key, and a write that names
+// none may have changed any (FLUSHALL). Other commands that name no key
+// change none: EXEC (its queued commands count one by one), CONFIG SET
+// (a region map reload moves members, it does not add or drop keys),
+// PING or SELECT inside EXEC.
 func (l *kindLookups) ranAlone(db int, cmd *command, args [][]byte) {
 	if l.pending.Load() == 0 {
 		return
 	}
 	if cmd.firstKey <= 0 {
-		l.epoch.Add(1)
+		if cmd.write {
+			l.epoch.Add(1)
+		}
 		return
 	}
 	for _, a := range args[1:] {
