@@ -26,30 +26,7 @@ func TestClusterKindLookupHungNode(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	a, b := tc.nodes["a"].c, tc.nodes["b"].c
-	ds := faultDrivers(600)
-	for _, key := range []string{"geo", "replaced", "ttlgeo"} {
-		for i := 0; i < len(ds); i += 200 {
-			retried(t, ctx, "GEOADD "+key, func() error { return a.GeoAdd(ctx, key, ds[i:min(i+200, len(ds))]...).Err() })
-		}
-	}
-	if err := a.Set(ctx, "str", "v", 0).Err(); err != nil {
-		t.Fatal(err)
-	}
-	// A geo key with a TTL: a command naming it asks whether the key
-	// still has members (else the TTL outlived the key and must go).
-	if err := a.Expire(ctx, "ttlgeo", time.Hour).Err(); err != nil {
-		t.Fatal(err)
-	}
-	// A SET over a geo key replaces it, as in Redis: the string through
-	// a, no member left through any node.
-	retried(t, ctx, "SET replaced", func() error { return a.Set(ctx, "replaced", "s", 0).Err() })
-	if typ, err := a.Type(ctx, "replaced").Result(); typ != "string" || err != nil {
-		t.Errorf("TYPE replaced after SET over the geo key = %q %v, want string", typ, err)
-	}
-	if n := zcardWhenUp(t, ctx, b, "replaced", 0); n != 0 {
-		t.Errorf("ZCARD replaced through b after SET over it through a = %d, want 0", n)
-	}
-
+	kindKeys(t, ctx, a, b)
 	pc := redis.NewClient(&redis.Options{Addr: a.Options().Addr, Protocol: 2, DisableIdentity: true,
 		PoolSize: 128, MinIdleConns: 16, ReadTimeout: 10 * time.Second, MaxRetries: -1})
 	defer pc.Close()
@@ -109,6 +86,34 @@ func TestClusterKindLookupHungNode(t *testing.T) {
 		if n := zcardWhenUp(t, ctx, b, name, 0); n != 0 {
 			t.Errorf("ZCARD %s through b = %d, want 0", name, n)
 		}
+	}
+}
+
+// kindKeys writes what kindOps reads through a: geo keys geo and ttlgeo
+// (with a TTL: a command naming it asks whether the key still has
+// members, else the TTL outlived the key and must go) and a string str.
+// It also checks that a SET over a geo key replaces it, as in Redis: the
+// string through a, no member left through b.
+func kindKeys(t *testing.T, ctx context.Context, a, b *redis.Client) {
+	t.Helper()
+	ds := faultDrivers(600)
+	for _, key := range []string{"geo", "replaced", "ttlgeo"} {
+		for i := 0; i < len(ds); i += 200 {
+			retried(t, ctx, "GEOADD "+key, func() error { return a.GeoAdd(ctx, key, ds[i:min(i+200, len(ds))]...).Err() })
+		}
+	}
+	if err := a.Set(ctx, "str", "v", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Expire(ctx, "ttlgeo", time.Hour).Err(); err != nil {
+		t.Fatal(err)
+	}
+	retried(t, ctx, "SET replaced", func() error { return a.Set(ctx, "replaced", "s", 0).Err() })
+	if typ, err := a.Type(ctx, "replaced").Result(); typ != "string" || err != nil {
+		t.Errorf("TYPE replaced after SET over the geo key = %q %v, want string", typ, err)
+	}
+	if n := zcardWhenUp(t, ctx, b, "replaced", 0); n != 0 {
+		t.Errorf("ZCARD replaced through b after SET over it through a = %d, want 0", n)
 	}
 }
 
