@@ -70,9 +70,11 @@ func TestClusterKindLookupHungNode(t *testing.T) {
 	if len(pings) == 0 || total.ops == 0 {
 		t.Fatalf("no PING (%d) or key command (%d) answered while c was stopped", len(pings), total.ops)
 	}
-	// 100 ms: the bound TestClusterHungPeer uses; a PING that queued
-	// behind a lookup waiting on c waits up to the 1 s call timeout.
-	if limit := pingLimit(100 * time.Millisecond); p99 > limit {
+	// 10 ms, issue 12's target; on a loaded machine half the cluster
+	// mode's default fan-out deadline (pingLimit): PINGs that queued
+	// behind a lookup waiting on c waited up to the 1 s call timeout
+	// (p50 0.8 s, p99 2.0 s before the fix).
+	if limit := pingLimit(500 * time.Millisecond); p99 > limit {
 		t.Errorf("PING p99 %v through a while c is stopped and clients SET/GET/TYPE new names, want < %v (load %.1f a CPU): a key-kind lookup held the keyspace lock across a call to c",
 			p99, limit, loadPerCPU())
 	}
