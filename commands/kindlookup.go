@@ -27,8 +27,9 @@ package commands
 // the same stripe, 1 in 1,024, in the lookup's window). Writes through
 // other nodes are not ordered with this node's commands anyway.
 //
-// In single-node mode the prepare step returns at once: Card is local
-// there, and kindOf asks it under the lock as it always did.
+// In single-node mode the prepare step is not called (command.clusterOnly;
+// inside EXEC it returns at once): Card is local there, and kindOf asks
+// it under the lock as it always did.
 
 import (
 	"sync/atomic"
@@ -148,14 +149,17 @@ func (e *Engine) prepareKinds(c *Client, names [][]byte) {
 	}
 	// A string's kind is known here: asking the cluster about it would
 	// cost GETs of strings a remote call they never made.
-	ask := make([]bool, len(names))
+	ask, asking := make([]bool, len(names)), false
 	e.mu.RLockSlot(c.slot)
 	d := e.dbs[c.db]
 	for i, name := range names {
 		_, str := d.strings[string(name)]
-		ask[i] = !str
+		ask[i], asking = !str, asking || !str
 	}
 	e.mu.RUnlockSlot(c.slot)
+	if !asking {
+		return
+	}
 	e.kinds.pending.Add(1) // before the generations are read: see above
 	c.kindLookups++
 	ans := &kindAnswers{epoch: e.kinds.epoch.Load()}
