@@ -149,12 +149,16 @@ func (e *Engine) prepareKinds(c *Client, names [][]byte) {
 	}
 	// A string's kind is known here: asking the cluster about it would
 	// cost GETs of strings a remote call they never made.
-	ask, asking := make([]bool, len(names)), false
+	var small [8]bool
+	ask, asking := small[:0], false
+	if len(names) > len(small) {
+		ask = make([]bool, 0, len(names))
+	}
 	e.mu.RLockSlot(c.slot)
 	d := e.dbs[c.db]
-	for i, name := range names {
+	for _, name := range names {
 		_, str := d.strings[string(name)]
-		ask[i], asking = !str, asking || !str
+		ask, asking = append(ask, !str), asking || !str
 	}
 	e.mu.RUnlockSlot(c.slot)
 	if !asking {
