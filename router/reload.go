@@ -134,13 +134,13 @@ func (r *Router) MoveMembers() {
 	}
 	first, n := mv.prev.Own()
 	old := func(id shard.ID) bool { return int(id) >= first && int(id) < first+n }
-	keys := r.keyList()
 	var names []string
-	for _, k := range keys {
-		g := r.key(k, false)
-		if g == nil {
-			continue
-		}
+	// The keys' views, not their names: a key renamed while the move
+	// runs keeps its view and is moved under its new name, read under
+	// the stripe lock the rename takes too (TestReloadMoveRenamedKeys).
+	for _, kv := range r.keyViews() {
+		g := kv.g
+		k := g.current(kv.k)
 		r.reserveMoves(k, g, old)
 		for i := range g.stripes {
 			if mv.cancel.Load() {
@@ -161,6 +161,7 @@ func (r *Router) MoveMembers() {
 				st.mu.Lock()
 				start, cpu := time.Now(), mv.cpu()
 				if !g.dead {
+					k := g.current(k)
 					for _, member := range chunk {
 						r.moveOne(k, g, st, member, old)
 					}
@@ -288,4 +289,31 @@ func (r *Router) ShardMembersTotal() int {
 		n += c
 	}
 	return int(n)
+}
+
+// keyView is a key's name when it was listed and the router's view of it.
+type keyView struct {
+	k shard.Key
+	g *geoKey
+}
+
+// keyViews returns the router's keys with their views.
+func (r *Router) keyViews() []keyView {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]keyView, 0, len(r.keys))
+	for k, g := range r.keys {
+		out = append(out, keyView{k, g})
+	}
+	return out
+}
+
+// current returns the name a key of this router (not in cluster mode)
+// has now, or k if it has no source. A rename changes it with every
+// stripe of the key locked: the caller holds one for a name that stays.
+func (g *geoKey) current(k shard.Key) shard.Key {
+	if v := g.src.v.Load(); v != nil {
+		return v.key
+	}
+	return k
 }
