@@ -46,6 +46,14 @@ func (r *Router) reclaimOne(id shard.ID, k shard.Key, member string, cut int64) 
 	h := shard.Hash(member)
 	g, st := r.lockMemberHash(k, member, h, false)
 	if g == nil {
+		// A key this router does not know may have gone to the router
+		// that replaced it (Reload), with records naming this copy: that
+		// one reclaims it under the member's stripe lock.
+		r.retire.RLock()
+		defer r.retire.RUnlock()
+		if r.retired {
+			return
+		}
 		if _, ok := s.DeleteHash(k, member, cut-1, h); ok {
 			r.stats.Shards[id].Expired.Add(1)
 		}
