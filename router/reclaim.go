@@ -46,20 +46,13 @@ func (r *Router) reclaimOne(id shard.ID, k shard.Key, member string, cut int64) 
 	h := shard.Hash(member)
 	g, st := r.lockMemberHash(k, member, h, false)
 	if g == nil {
-		// A key this router does not know may have gone to the router
-		// that replaced it (Reload), with records naming this copy: that
-		// one reclaims it under the member's stripe lock.
-		r.retire.RLock()
-		defer r.retire.RUnlock()
-		if r.retired {
-			return
-		}
-		if _, ok := s.DeleteHash(k, member, cut-1, h); ok {
-			r.stats.Shards[id].Expired.Add(1)
-		}
+		r.reclaimUnknown(id, k, member, cut, h)
 		return
 	}
 	defer st.mu.Unlock()
+	if g.current(k) != k {
+		return // renamed since the shard listed it: the next reclaim lists it again
+	}
 	at, found := st.owner.find(member, h)
 	found = found && st.owner.rec(at).shard == id
 	if found && st.owner.src != nil {
@@ -79,6 +72,21 @@ func (r *Router) reclaimOne(id shard.ID, k shard.Key, member string, cut int64) 
 		st.owner.delHash(member, h)
 		g.entries.Add(-1)
 		r.depart(g, member, id)
+	}
+}
+
+// reclaimUnknown is reclaimOne for a key the router did not know: its
+// copy may be a lost delete's. It is deleted under r.mu, so that no key
+// that holds it, with records naming its slot, can come under that name
+// meanwhile: a rename, or the router that replaced this one (Reload).
+func (r *Router) reclaimUnknown(id shard.ID, k shard.Key, member string, cut int64, h uint64) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.retired || r.keys[k] != nil {
+		return // the next reclaim looks again
+	}
+	if _, ok := r.shards[id].DeleteHash(k, member, cut-1, h); ok {
+		r.stats.Shards[id].Expired.Add(1)
 	}
 }
 

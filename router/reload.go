@@ -102,10 +102,8 @@ func (r *Router) Reload(m *shard.Map) (*Router, error) {
 	nr := New(Config{Regions: pm, PositionTTL: r.PositionTTL(), FanoutTimeout: r.FanoutTimeout(), Logger: r.log})
 	copy(nr.shards[curOff:curOff+curN], r.shards[curOff:curOff+curN])
 	nr.lastStamp.Store(r.lastStamp.Load())
-	r.retire.Lock()
-	r.retired = true // before the keys go: see reclaimOne
-	r.retire.Unlock()
 	r.mu.Lock()
+	r.retired = true // with the keys: see reclaimUnknown
 	nr.keys, nr.keyTTL = r.keys, r.keyTTL
 	r.keys, r.keyTTL = map[shard.Key]*geoKey{}, map[shard.Key]time.Duration{}
 	r.mu.Unlock()

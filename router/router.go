@@ -42,10 +42,9 @@ type Router struct {
 	remote remoteState
 
 	move *move // the members still in the previous map's shards (reload.go)
-	// retired is set by Reload, which hands this router's shards and keys
-	// to another: a reclaim still running here deletes no copy of a key
-	// it no longer knows (reclaim.go); retire orders the two.
-	retire  sync.RWMutex
+	// retired is set, under mu, by Reload, which hands this router's
+	// shards and keys to another: a reclaim still running here deletes no
+	// copy of a key it no longer knows (reclaim.go).
 	retired bool
 
 	hooks testHooks
