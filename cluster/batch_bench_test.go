@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -19,9 +20,20 @@ import (
 // three in-process nodes, 500 a call as a GEOADD of 500 would.
 // go test ./cluster -run X -bench ColdLoad -benchtime 5x
 // benchNodes starts three in-process nodes on real buses and waits until
-// node b has its share of shards.
+// node b has its share of shards. They run with one replica per shard, as
+// nodes do by default (cluster-replicas 1); GEOSHARD_BENCH_REPLICAS=0
+// measures without.
 func benchNodes(b *testing.B) map[string]*Node {
-	return benchNodesWith(b, NodeConfig{})
+	return benchNodesWith(b, NodeConfig{Replicas: benchReplicas()})
+}
+
+// benchReplicas is the benchmarks' replicas per shard: 1, or
+// GEOSHARD_BENCH_REPLICAS.
+func benchReplicas() int {
+	if os.Getenv("GEOSHARD_BENCH_REPLICAS") == "0" {
+		return 0
+	}
+	return 1
 }
 
 // benchNodesWith is benchNodes with the test-only fields of extra set on
@@ -33,7 +45,7 @@ func benchNodesWith(b *testing.B, extra NodeConfig) map[string]*Node {
 		n, err := StartNode(router.New(router.Config{PositionTTL: time.Minute}), NodeConfig{
 			Endpoints: []string{etcd.Endpoint}, Cluster: "t", ID: id, Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i),
 			Password: "pw", LeaseTTL: 5 * time.Second, Rebalance: 100 * time.Millisecond,
-			pipelineOff: extra.pipelineOff})
+			Replicas: extra.Replicas, pipelineOff: extra.pipelineOff})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -48,6 +60,9 @@ func benchNodesWith(b *testing.B, extra NodeConfig) map[string]*Node {
 		}
 	}
 	time.Sleep(time.Second) // rebalancing steps
+	if extra.Replicas > 0 {
+		replicated(b, nodes)
+	}
 	return nodes
 }
 

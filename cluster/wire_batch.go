@@ -17,6 +17,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 
 	"geoshard/router"
 	"geoshard/shard"
@@ -57,6 +58,10 @@ func appendPutIfWire(b []byte, res router.PutIfResult) []byte {
 	return binary.LittleEndian.AppendUint64(b, math.Float64bits(res.Old))
 }
 
+// ownNameLen is the longest member name of a batch that shares the
+// batch's string (putsWire).
+const ownNameLen = 256
+
 // bytes reads a word without copying it.
 func (p *parser) bytes() []byte {
 	if len(p.args) == 0 {
@@ -69,9 +74,13 @@ func (p *parser) bytes() []byte {
 }
 
 // putsWire reads a word of puts; every shard is checked (as p.shard)
-// before anything is stored, so a refused call changes nothing.
+// before anything is stored, so a refused call changes nothing. The
+// members' names share one string (one allocation, not one per name): a
+// shard and an owner table copy a name into their arenas, so the word
+// lives only as long as the call. A long name gets a string of its own,
+// since those are kept as they come (shard.Names).
 func (p *parser) putsWire(t *Table) ([]shard.ID, []shard.Entry) {
-	r := wireReader[[]byte]{s: p.bytes()}
+	r := wireReader[string]{s: string(p.bytes())}
 	var ids []shard.ID
 	var es []shard.Entry
 	for len(r.s) > 0 && !r.bad {
@@ -79,6 +88,9 @@ func (p *parser) putsWire(t *Table) ([]shard.ID, []shard.Entry) {
 		e := r.entry()
 		if r.bad {
 			break
+		}
+		if len(e.Member) > ownNameLen {
+			e.Member = strings.Clone(e.Member)
 		}
 		ids = append(ids, p.checkShard(t, int64(min(n, math.MaxInt32))))
 		es = append(es, e)
@@ -89,9 +101,12 @@ func (p *parser) putsWire(t *Table) ([]shard.ID, []shard.Entry) {
 	return ids, es
 }
 
-// membersWire reads a word of member names.
+// membersWire reads a word of member names. They share one string, one
+// allocation instead of one per name (a cold load's GETPUTs made a
+// string of every new member on every node): the names are looked up
+// (GETPUT), and none is kept past the call to hold the others alive.
 func (p *parser) membersWire() []string {
-	r := wireReader[[]byte]{s: p.bytes()}
+	r := wireReader[string]{s: string(p.bytes())}
 	var out []string
 	for len(r.s) > 0 && !r.bad {
 		n := r.uvarint()
@@ -99,7 +114,7 @@ func (p *parser) membersWire() []string {
 			r.bad = true
 			break
 		}
-		out = append(out, string(r.s[:n]))
+		out = append(out, r.s[:n])
 		r.s = r.s[n:]
 	}
 	if r.bad {
