@@ -207,11 +207,12 @@ func (r *Router) holdAll(k shard.Key, members []string) (release func()) {
 func (r *Router) batchItems(k shard.Key, members []string, scores []float64) []batchItem {
 	items := make([]batchItem, len(members))
 	for i, m := range members {
-		g, st := r.lockMember(k, m, true)
+		h := shard.Hash(m) // once, for the stripe and the record
+		g, st := r.lockMemberHash(k, m, h, true)
 		it := &items[i]
 		it.member, it.score, it.stamp = m, scores[i], r.stamp()
 		it.cut = r.minStamp(g, it.stamp)
-		it.cur, it.exists = st.owner.get(m)
+		_, it.cur, it.exists = st.owner.lookup(m, h)
 		if it.score == 0 && !g.big.Load() {
 			it.score = 0 // a listpack stores -0 as 0
 		}

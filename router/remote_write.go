@@ -144,16 +144,18 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 // remember records this node's own write in the owner cache, unless a
 // newer copy was announced while the write was out.
 func (r *Router) remember(k shard.Key, member string, s slot) {
-	g, st := r.lockMember(k, member, true)
+	h := shard.Hash(member) // once, for the stripe and the record
+	g, st := r.lockMemberHash(k, member, h, true)
 	defer st.mu.Unlock()
-	cur, ok := st.owner.get(member)
-	if ok && cur.stamp > s.stamp {
-		return
-	}
-	if !ok {
+	at, cur, ok := st.owner.lookup(member, h)
+	switch {
+	case ok && cur.stamp > s.stamp:
+	case ok:
+		st.owner.setAt(at, s)
+	default:
 		g.entries.Add(1)
+		st.owner.add(member, h, s)
 	}
-	st.owner.set(member, s)
 }
 
 // memberRef names one member of one key.
