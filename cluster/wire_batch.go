@@ -17,13 +17,22 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"geoshard/router"
 	"geoshard/shard"
 )
 
+// appendPutsWire and appendMembersWire grow b once to the word's size
+// (names plus at most 10 bytes of varints each, plus score and stamp):
+// doubling it as it filled allocated each GETPUT's bytes about twice.
 func appendPutsWire(b []byte, ids []shard.ID, es []shard.Entry) []byte {
+	n := 0
+	for _, e := range es {
+		n += len(e.Member) + 2*binary.MaxVarintLen32 + 16
+	}
+	b = slices.Grow(b, n)
 	for i, e := range es {
 		b = binary.AppendUvarint(b, uint64(ids[i]))
 		b = appendEntry(b, e)
@@ -32,6 +41,11 @@ func appendPutsWire(b []byte, ids []shard.ID, es []shard.Entry) []byte {
 }
 
 func appendMembersWire(b []byte, members []string) []byte {
+	n := 0
+	for _, m := range members {
+		n += len(m) + binary.MaxVarintLen32
+	}
+	b = slices.Grow(b, n)
 	for _, m := range members {
 		b = binary.AppendUvarint(b, uint64(len(m)))
 		b = append(b, m...)
