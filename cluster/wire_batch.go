@@ -135,6 +135,20 @@ func countPuts(r wireReader[string]) int {
 	return n
 }
 
+// countMembers counts the names of a word, as countPuts the puts.
+func countMembers(r wireReader[string]) int {
+	n := 0
+	for len(r.s) > 0 && !r.bad {
+		size := r.uvarint()
+		if r.bad || size > uint64(len(r.s)) {
+			break
+		}
+		r.s = r.s[size:]
+		n++
+	}
+	return n
+}
+
 // membersWire reads a word of member names. They share one string, one
 // allocation instead of one per name (a cold load's GETPUTs made a
 // string of every new member on every node): the names are looked up
@@ -142,6 +156,9 @@ func countPuts(r wireReader[string]) int {
 func (p *parser) membersWire() []string {
 	r := wireReader[string]{s: string(p.bytes())}
 	var out []string
+	if n := countMembers(r); n > 0 {
+		out = make([]string, 0, n)
+	}
 	for len(r.s) > 0 && !r.bad {
 		n := r.uvarint()
 		if r.bad || n > uint64(len(r.s)) {
