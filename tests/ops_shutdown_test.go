@@ -150,8 +150,11 @@ func TestOpsSigtermStalledClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Wait until the server is stuck writing to it: the default limits
-	// (256mb hard, 64mb soft) never cut it off on their own.
-	time.Sleep(300 * time.Millisecond)
+	// (256mb hard, 64mb soft) never cut it off on their own. SIGTERM then
+	// lands in the write's first second, while it waits to look whether
+	// the client pipelines (server/conn.go, stallCheck): the window in
+	// which a deadline set after shutdown's used to lift its bound.
+	waitWriteBlocked(t, p.addr, stalled, 30*time.Second)
 	if got := string(rc.mustDo(t, "PING")); got != "+PONG\r\n" {
 		t.Fatalf("PING: %q", got)
 	}
