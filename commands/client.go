@@ -32,6 +32,9 @@ type Client struct {
 	// prepared is what the running command's prepare step left for its
 	// handler; nil otherwise. Only the connection's goroutine uses it.
 	prepared any
+	// kindLookups is how many key-kind lookups the running command's
+	// prepare steps counted pending (kindlookup.go).
+	kindLookups int64
 	// changes is what the running write command changed, for the save
 	// schedule; counted says the command reported it (see Engine.guarded).
 	changes int64

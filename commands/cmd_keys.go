@@ -34,10 +34,10 @@ func init() {
 	register(
 		&command{name: "del", arity: -2, flags: []string{"write"}, firstKey: 1, lastKey: -1, keyStep: 1, handler: del, exclusive: true},
 		&command{name: "unlink", arity: -2, flags: []string{"write", "fast"}, firstKey: 1, lastKey: -1, keyStep: 1, handler: del, exclusive: true},
-		&command{name: "exists", arity: -2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: -1, keyStep: 1, handler: exists},
-		&command{name: "type", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: typeCmd},
-		&command{name: "rename", arity: 3, flags: []string{"write"}, firstKey: 1, lastKey: 2, keyStep: 1, handler: rename(false), exclusive: true},
-		&command{name: "renamenx", arity: 3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 2, keyStep: 1, handler: rename(true), exclusive: true},
+		&command{name: "exists", arity: -2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: -1, keyStep: 1, handler: exists, prepare: kindOfAll, clusterOnly: true},
+		&command{name: "type", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: typeCmd, prepare: kindOfFirst, clusterOnly: true},
+		&command{name: "rename", arity: 3, flags: []string{"write"}, firstKey: 1, lastKey: 2, keyStep: 1, handler: rename(false), exclusive: true, prepare: kindOfTwo, clusterOnly: true},
+		&command{name: "renamenx", arity: 3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 2, keyStep: 1, handler: rename(true), exclusive: true, prepare: kindOfTwo, clusterOnly: true},
 		&command{name: "keys", arity: 2, flags: []string{"readonly"}, handler: keys},
 		&command{name: "dbsize", arity: 1, flags: []string{"readonly", "fast"}, handler: dbsize},
 		&command{name: "flushdb", arity: -1, flags: []string{"write"}, handler: flush(false), exclusive: true},
@@ -81,9 +81,12 @@ func (e *Engine) tryKindOf(c *Client, key []byte) (kind, error) {
 	if _, ok := e.dbs[c.db].strings[string(key)]; ok {
 		return kindString, nil
 	}
-	n, err := e.Router().TryCard(c.key(key))
+	geo, err, ok := e.preparedGeo(c, key)
+	if !ok {
+		geo, err = e.Router().TryExists(c.key(key))
+	}
 	switch {
-	case n > 0:
+	case geo:
 		return kindZset, nil // a node holds members: the key exists
 	case err != nil:
 		return none, err

@@ -14,15 +14,15 @@ func init() {
 		return func(e *Engine, c *Client, args [][]byte) { expireGeneric(e, c, args, abs, unit) }
 	}
 	register(
-		&command{name: "expire", arity: -3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: expire(false, 1000), exclusive: true},
-		&command{name: "pexpire", arity: -3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: expire(false, 1), exclusive: true},
-		&command{name: "expireat", arity: -3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: expire(true, 1000), exclusive: true},
-		&command{name: "pexpireat", arity: -3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: expire(true, 1), exclusive: true},
-		&command{name: "ttl", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: ttl(false, false)},
-		&command{name: "pttl", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: ttl(true, false)},
-		&command{name: "expiretime", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: ttl(false, true)},
-		&command{name: "pexpiretime", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: ttl(true, true)},
-		&command{name: "persist", arity: 2, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: persist, exclusive: true},
+		&command{name: "expire", arity: -3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: expire(false, 1000), exclusive: true, prepare: kindOfFirst, clusterOnly: true},
+		&command{name: "pexpire", arity: -3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: expire(false, 1), exclusive: true, prepare: kindOfFirst, clusterOnly: true},
+		&command{name: "expireat", arity: -3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: expire(true, 1000), exclusive: true, prepare: kindOfFirst, clusterOnly: true},
+		&command{name: "pexpireat", arity: -3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: expire(true, 1), exclusive: true, prepare: kindOfFirst, clusterOnly: true},
+		&command{name: "ttl", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: ttl(false, false), prepare: kindOfFirst, clusterOnly: true},
+		&command{name: "pttl", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: ttl(true, false), prepare: kindOfFirst, clusterOnly: true},
+		&command{name: "expiretime", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: ttl(false, true), prepare: kindOfFirst, clusterOnly: true},
+		&command{name: "pexpiretime", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: ttl(true, true), prepare: kindOfFirst, clusterOnly: true},
+		&command{name: "persist", arity: 2, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: persist, exclusive: true, prepare: kindOfFirst, clusterOnly: true},
 	)
 }
 

@@ -69,11 +69,19 @@ func scan(e *Engine, c *Client, args [][]byte) {
 	// As in Redis, MATCH and TYPE filter what the step visited, so a page
 	// may come back empty with a cursor that is not 0.
 	var out []string
+	d := e.dbs[c.db]
 	for _, name := range step {
 		if pattern != nil && !globMatch(string(pattern), name) {
 			continue
 		}
-		if typeName != nil && !eq(typeName, e.kindOf(c, []byte(name)).String()) {
+		// A live name that is not a string was listed by the nodes as a
+		// geo key: asking each name's kind again would ask every node
+		// once a name, under the lock.
+		k := kindZset
+		if _, ok := d.strings[name]; ok {
+			k = kindString
+		}
+		if typeName != nil && !eq(typeName, k.String()) {
 			continue
 		}
 		out = append(out, name)

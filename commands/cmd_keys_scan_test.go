@@ -115,3 +115,30 @@ func TestParseCursor(t *testing.T) {
 		}
 	}
 }
+
+// TestScanType: SCAN's TYPE filter tells a string from a geo key by the
+// string map alone (a live name that is not a string is a geo key the
+// nodes listed), with the answers Redis gives.
+func TestScanType(t *testing.T) {
+	s := newSession(t)
+	s.line("SET str v")
+	s.line("GEOADD geo 4.9 52.37 m")
+	s.line("GEOADD gone 4.9 52.37 m")
+	s.line("ZREM gone m")
+	for _, tc := range []struct{ typ, want string }{
+		{"zset", "geo"},
+		{"ZSET", "geo"},
+		{"string", "str"},
+		{"hash", ""},
+		{"none", ""},
+	} {
+		r, _ := parseReply(s.do("SCAN", "0", "COUNT", "100", "TYPE", tc.typ))
+		var got []string
+		for _, k := range r.kids[1].kids {
+			got = append(got, bulkText(k.raw))
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("SCAN 0 COUNT 100 TYPE %s = %q, want %q", tc.typ, got, tc.want)
+		}
+	}
+}

@@ -10,8 +10,8 @@ func init() {
 	register(
 		// SET is exclusive: it changes the string map and the expires map,
 		// and replaces a sorted set of the same name.
-		&command{name: "set", arity: -3, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: set, exclusive: true},
-		&command{name: "get", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: get},
+		&command{name: "set", arity: -3, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: set, exclusive: true, prepare: kindOfFirst, clusterOnly: true},
+		&command{name: "get", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: get, prepare: kindOfFirst, clusterOnly: true},
 	)
 }
 

@@ -3,8 +3,6 @@ package commands
 import (
 	"fmt"
 	"time"
-
-	"geoshard/shard"
 )
 
 // db is one logical database's keyspace beyond geo keys: string values and
@@ -41,13 +39,19 @@ func (k kind) String() string {
 
 func nowMS() int64 { return time.Now().UnixMilli() }
 
-// kindOf reports what the key holds in the client's database.
+// kindOf reports what the key holds in the client's database. In cluster
+// mode it uses the answer the command's prepare step got from the cluster
+// before the lock while that answer is good (kindlookup.go).
 func (e *Engine) kindOf(c *Client, key []byte) kind {
 	d := e.dbs[c.db]
 	if _, ok := d.strings[string(key)]; ok {
 		return kindString
 	}
-	if e.Router().Card(c.key(key)) > 0 {
+	geo, _, ok := e.preparedGeo(c, key)
+	if !ok {
+		geo, _ = e.Router().TryExists(c.key(key))
+	}
+	if geo {
 		return kindZset
 	}
 	return none
@@ -61,14 +65,15 @@ func (d *db) expired(key string, now int64) bool {
 
 // anyExpired reports whether a key the command names has expired and must
 // be deleted before it runs.
-func (e *Engine) anyExpired(dbIndex int, cmd *command, args [][]byte) bool {
+func (e *Engine) anyExpired(c *Client, cmd *command, args [][]byte) bool {
+	dbIndex := c.db
 	d := e.dbs[dbIndex]
 	if len(d.expires) == 0 && !e.expiring.any() {
 		return false
 	}
 	now := nowMS()
 	for _, k := range cmd.keys(args) {
-		if d.expired(string(k), now) || e.staleTTL(dbIndex, string(k)) || e.expiring.has(dbIndex, string(k)) {
+		if d.expired(string(k), now) || e.staleTTL(c, k) || e.expiring.has(dbIndex, string(k)) {
 			return true
 		}
 	}
@@ -77,23 +82,31 @@ func (e *Engine) anyExpired(dbIndex int, cmd *command, args [][]byte) bool {
 
 // staleTTL reports a TTL left behind by a key that emptied without a
 // command deleting it (its last position expired): a new key of that
-// name must not inherit it.
-func (e *Engine) staleTTL(dbIndex int, key string) bool {
-	d := e.dbs[dbIndex]
-	if _, ok := d.expires[key]; !ok {
+// name must not inherit it. In cluster mode it uses the answer the
+// command's prepare step got before the lock while that is good
+// (kindlookup.go), and a key no node that answered holds keeps its TTL
+// when some node did not answer: it may hold the key.
+func (e *Engine) staleTTL(c *Client, key []byte) bool {
+	d := e.dbs[c.db]
+	if _, ok := d.expires[string(key)]; !ok {
 		return false
 	}
-	if _, ok := d.strings[key]; ok {
+	if _, ok := d.strings[string(key)]; ok {
 		return false
 	}
-	return e.Router().Card(shard.Key{DB: dbIndex, Name: key}) == 0
+	geo, err, ok := e.preparedGeo(c, key)
+	if !ok {
+		geo, err = e.Router().TryExists(c.key(key))
+	}
+	return !geo && err == nil
 }
 
 // expireKeys deletes the command's keys whose TTL has run out. The caller
 // holds the keyspace alone. In cluster mode a key whose drop did not
 // reach every holder keeps its TTL and the error is returned: the command
 // must not run on it as if it were alive (it answers -TRYAGAIN).
-func (e *Engine) expireKeys(dbIndex int, cmd *command, args [][]byte) error {
+func (e *Engine) expireKeys(c *Client, cmd *command, args [][]byte) error {
+	dbIndex := c.db
 	d := e.dbs[dbIndex]
 	if len(d.expires) == 0 && !e.expiring.any() {
 		return nil
@@ -101,10 +114,12 @@ func (e *Engine) expireKeys(dbIndex int, cmd *command, args [][]byte) error {
 	now := nowMS()
 	for _, k := range cmd.keys(args) {
 		if d.expired(string(k), now) || e.expiring.has(dbIndex, string(k)) {
-			if _, err := e.deleteKey(dbIndex, string(k)); err != nil {
+			_, err := e.deleteKey(dbIndex, string(k))
+			e.kinds.touch(kindStripe(dbIndex, k)) // a read queued in EXEC bumps nothing itself
+			if err != nil {
 				return fmt.Errorf("expired key %q not deleted: %w", k, err)
 			}
-		} else if e.staleTTL(dbIndex, string(k)) {
+		} else if e.staleTTL(c, k) {
 			delete(d.expires, string(k))
 		}
 	}

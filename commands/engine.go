@@ -44,6 +44,9 @@ type Engine struct {
 	// expiring holds the geo keys whose expiry the cycle is sending to
 	// the cluster (expire_cycle.go).
 	expiring expiringSet
+	// kinds orders key-kind lookups asked before the lock with the
+	// writes through this node (kindlookup.go).
+	kinds kindLookups
 }
 
 // New returns an engine on top of a router.
@@ -170,9 +173,11 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	st := c.statOf(e, cmd)
 	begin := time.Now()
 	before := len(c.W.Buf)
-	if cmd.prepare != nil {
+	if cmd.prepare != nil && (!cmd.clusterOnly || e.Router().Clustered()) {
 		cmd.prepare(e, c, args)
-		defer func() { c.prepared = nil }()
+		if c.prepared != nil || c.kindLookups != 0 {
+			defer e.unprepare(c)
+		}
 	}
 	switch {
 	case cmd.unlocked:
@@ -181,12 +186,15 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 		e.runExclusive(c, cmd, args, before)
 	default:
 		e.mu.RLockSlot(c.slot)
-		if e.anyExpired(c.db, cmd, args) {
+		if e.anyExpired(c, cmd, args) {
 			e.mu.RUnlockSlot(c.slot)
 			e.runExclusive(c, cmd, args, before)
 			break
 		}
 		e.guarded(c, cmd, args, before)
+		if cmd.write && e.kinds.pending.Load() != 0 { // kindlookup.go
+			e.kinds.wrote(c.db, cmd, args)
+		}
 		e.mu.RUnlockSlot(c.slot)
 	}
 	took := time.Since(begin) // one clock read for INFO and /metrics alike
@@ -197,7 +205,8 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 func (e *Engine) runExclusive(c *Client, cmd *command, args [][]byte, before int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if tryAgain(c, e.expireKeys(c.db, cmd, args)) {
+	defer e.kinds.ranAlone(c.db, cmd, args) // before the unlock
+	if tryAgain(c, e.expireKeys(c, cmd, args)) {
 		return // cluster mode: an expired key is not served as alive
 	}
 	e.guarded(c, cmd, args, before)
@@ -230,7 +239,12 @@ func (e *Engine) guarded(c *Client, cmd *command, args [][]byte, before int) {
 // alone (EXEC).
 func (e *Engine) runLocked(c *Client, cmd *command, args [][]byte) {
 	e.counters.commands.Add(c.slot, 1)
-	if tryAgain(c, e.expireKeys(c.db, cmd, args)) {
+	if cmd.write || cmd.exclusive || cmd.exclusiveIf != nil {
+		// A read changes no key: queued after it, a command's answer
+		// from before the lock stays good.
+		defer e.kinds.ranAlone(c.db, cmd, args)
+	}
+	if tryAgain(c, e.expireKeys(c, cmd, args)) {
 		return // cluster mode: an expired key is not served as alive
 	}
 	e.guarded(c, cmd, args, len(c.W.Buf))

@@ -188,7 +188,9 @@ func (e *Engine) expireGeo(dk dbKey) {
 	if !ok || str || at > nowMS() {
 		return
 	}
-	if _, err := e.Router().TryDrop(shard.Key{DB: dk.db, Name: dk.key}); err != nil {
+	_, err := e.Router().TryDrop(shard.Key{DB: dk.db, Name: dk.key})
+	e.kinds.touch(kindStripe(dk.db, dk.key)) // a kind asked meanwhile may be stale
+	if err != nil {
 		slog.Debug("expired key not deleted; its TTL stays and the next cycle tries again", "db", dk.db, "key", dk.key, "err", err)
 		return
 	}

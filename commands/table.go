@@ -20,7 +20,10 @@ type command struct {
 	// its result in Client.prepared for the handler (CONFIG SET reads a
 	// region map file there).
 	prepare func(e *Engine, c *Client, args [][]byte)
-	write   bool // Redis flags it "write": what it changes counts for saves
+	// clusterOnly: prepare has nothing to do in single-node mode (a
+	// key-kind lookup), where the command then does not call it.
+	clusterOnly bool
+	write       bool // Redis flags it "write": what it changes counts for saves
 	// unlocked: runs without the keyspace lock (it touches no key).
 	unlocked bool
 	// protected: refused unless enable-debug-command allows it (DEBUG).
