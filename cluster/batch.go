@@ -89,9 +89,7 @@ func internalGetPut(r *router.Router, t *Table, p *parser, w Replier) {
 	}
 	cs, oks := r.GetLocalMany(ids, k, names, cut)
 	w.Bulk(appendCopiesWire(make([]byte, 0, 20*len(cs)), cs, oks))
-	for i, e := range puts {
-		r.PutLocal(putIDs[i], k, e)
-	}
+	r.PutLocalMany(putIDs, k, puts)
 }
 
 // internalPutMany answers GEOSHARD.PUTMANY.
@@ -101,9 +99,7 @@ func internalPutMany(r *router.Router, t *Table, p *parser, w Replier) {
 	if !p.ok(w) {
 		return
 	}
-	for i, e := range es {
-		r.PutLocal(ids[i], k, e)
-	}
+	r.PutLocalMany(ids, k, es)
 	w.Int(int64(len(es)))
 }
 

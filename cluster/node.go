@@ -85,6 +85,7 @@ type Node struct {
 	// next one (a new replica's fill copy among others), so the copy
 	// cannot miss a write the writer was told is stored.
 	serving    sync.RWMutex
+	unpin      func()      // serving.RUnlock as a value, made once: Pin hands it out on every write
 	owner      atomic.Bool // registered under a live lease
 	etcdOK     atomic.Bool
 	outage     atomic.Bool  // etcd failed since it last answered
@@ -135,6 +136,7 @@ func StartNode(r *router.Router, cfg NodeConfig) (*Node, error) {
 		synced: map[string]syncRecord{}, filling: map[string]fillMark{}, ctx: ctx,
 		starts: map[string]int64{}, started: time.Now().UnixNano(),
 		changed: make(chan struct{}, 1), cancel: cancel}
+	n.unpin = n.serving.RUnlock
 	// Until the first assignment arrives no shard is served anywhere.
 	n.table.Store(newTable(0, cfg.ID, make([]string, r.ShardCount()), nil, nil, nil, false, cfg.Password))
 	b, err := startBus(n.serveBus, cfg.Bus, cfg.BusTLS, cfg.Password, cfg.Logger)

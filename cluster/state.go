@@ -220,5 +220,5 @@ func (n *Node) Pin(v router.View) (release func(), ok bool) {
 		n.serving.RUnlock()
 		return nil, false
 	}
-	return n.serving.RUnlock, true
+	return n.unpin, true
 }

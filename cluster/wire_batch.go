@@ -17,12 +17,22 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"geoshard/router"
 	"geoshard/shard"
 )
 
+// appendPutsWire and appendMembersWire grow b once to the word's size
+// (names plus at most 10 bytes of varints each, plus score and stamp):
+// doubling it as it filled allocated each GETPUT's bytes about twice.
 func appendPutsWire(b []byte, ids []shard.ID, es []shard.Entry) []byte {
+	n := 0
+	for _, e := range es {
+		n += len(e.Member) + 2*binary.MaxVarintLen32 + 16
+	}
+	b = slices.Grow(b, n)
 	for i, e := range es {
 		b = binary.AppendUvarint(b, uint64(ids[i]))
 		b = appendEntry(b, e)
@@ -31,6 +41,11 @@ func appendPutsWire(b []byte, ids []shard.ID, es []shard.Entry) []byte {
 }
 
 func appendMembersWire(b []byte, members []string) []byte {
+	n := 0
+	for _, m := range members {
+		n += len(m) + binary.MaxVarintLen32
+	}
+	b = slices.Grow(b, n)
 	for _, m := range members {
 		b = binary.AppendUvarint(b, uint64(len(m)))
 		b = append(b, m...)
@@ -57,6 +72,10 @@ func appendPutIfWire(b []byte, res router.PutIfResult) []byte {
 	return binary.LittleEndian.AppendUint64(b, math.Float64bits(res.Old))
 }
 
+// ownNameLen is the longest member name of a batch that shares the
+// batch's string (putsWire).
+const ownNameLen = 256
+
 // bytes reads a word without copying it.
 func (p *parser) bytes() []byte {
 	if len(p.args) == 0 {
@@ -69,16 +88,26 @@ func (p *parser) bytes() []byte {
 }
 
 // putsWire reads a word of puts; every shard is checked (as p.shard)
-// before anything is stored, so a refused call changes nothing.
+// before anything is stored, so a refused call changes nothing. The
+// members' names share one string (one allocation, not one per name): a
+// shard and an owner table copy a name into their arenas, so the word
+// lives only as long as the call. A long name gets a string of its own,
+// since those are kept as they come (shard.Names).
 func (p *parser) putsWire(t *Table) ([]shard.ID, []shard.Entry) {
-	r := wireReader[[]byte]{s: p.bytes()}
+	r := wireReader[string]{s: string(p.bytes())}
 	var ids []shard.ID
 	var es []shard.Entry
+	if count := countPuts(r); count > 0 {
+		ids, es = make([]shard.ID, 0, count), make([]shard.Entry, 0, count)
+	}
 	for len(r.s) > 0 && !r.bad {
 		n := r.uvarint()
 		e := r.entry()
 		if r.bad {
 			break
+		}
+		if len(e.Member) > ownNameLen {
+			e.Member = strings.Clone(e.Member)
 		}
 		ids = append(ids, p.checkShard(t, int64(min(n, math.MaxInt32))))
 		es = append(es, e)
@@ -89,17 +118,54 @@ func (p *parser) putsWire(t *Table) ([]shard.ID, []shard.Entry) {
 	return ids, es
 }
 
-// membersWire reads a word of member names.
+// countPuts counts the puts of a word, to size putsWire's slices (a
+// holder of a cold load spent a sixth of reading its GETPUTs growing
+// them); a malformed word counts what reads, and putsWire says it is bad.
+func countPuts(r wireReader[string]) int {
+	n := 0
+	for len(r.s) > 0 && !r.bad {
+		r.uvarint()
+		size := r.uvarint()
+		if r.bad || size > uint64(len(r.s)) || len(r.s)-int(size) < 16 {
+			break
+		}
+		r.s = r.s[int(size)+16:] // the name, then score and stamp
+		n++
+	}
+	return n
+}
+
+// countMembers counts the names of a word, as countPuts the puts.
+func countMembers(r wireReader[string]) int {
+	n := 0
+	for len(r.s) > 0 && !r.bad {
+		size := r.uvarint()
+		if r.bad || size > uint64(len(r.s)) {
+			break
+		}
+		r.s = r.s[size:]
+		n++
+	}
+	return n
+}
+
+// membersWire reads a word of member names. They share one string, one
+// allocation instead of one per name (a cold load's GETPUTs made a
+// string of every new member on every node): the names are looked up
+// (GETPUT), and none is kept past the call to hold the others alive.
 func (p *parser) membersWire() []string {
-	r := wireReader[[]byte]{s: p.bytes()}
+	r := wireReader[string]{s: string(p.bytes())}
 	var out []string
+	if n := countMembers(r); n > 0 {
+		out = make([]string, 0, n)
+	}
 	for len(r.s) > 0 && !r.bad {
 		n := r.uvarint()
 		if r.bad || n > uint64(len(r.s)) {
 			r.bad = true
 			break
 		}
-		out = append(out, string(r.s[:n]))
+		out = append(out, r.s[:n])
 		r.s = r.s[n:]
 	}
 	if r.bad {

@@ -57,9 +57,11 @@ func (r *Router) putIfFast(ctx context.Context, v View, k shard.Key, items []bat
 	cut := int64(0)
 	for i := range items {
 		it := &items[i]
-		it.e = shard.NewEntry(it.member, it.score, it.stamp)
-		fast := it.exists && it.cur.stamp >= it.cut &&
-			r.place(it.cur.shard, true, it.e.Lon, it.e.Lat) == it.cur.shard
+		fast := it.exists && it.cur.stamp >= it.cut
+		if fast { // the slow paths make their own entries (a cold load: all of them)
+			it.e = shard.NewEntry(it.member, it.score, it.stamp)
+			fast = r.place(it.cur.shard, true, it.e.Lon, it.e.Lat) == it.cur.shard
+		}
 		p := v.Peer(it.cur.shard)
 		switch {
 		case !fast:

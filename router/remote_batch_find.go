@@ -86,14 +86,25 @@ func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int, puts *pu
 }
 
 // GetLocalMany is GetLocal for many members: for each, its newest copy
-// not older than cut in local shards ids, and whether there is one.
+// not older than cut in local shards ids, and whether there is one. Each
+// member is hashed once for all the shards, not once in each.
 func (r *Router) GetLocalMany(ids []shard.ID, k shard.Key, members []string, cut int64) ([]Copy, []bool) {
 	best := make([]Copy, len(members))
 	found := make([]bool, len(members))
+	var hs []uint64
 	for _, id := range ids {
-		r.shards[id].GetEach(k, members, func(i int, e shard.Entry) {
-			if e.Stamp >= cut && (!found[i] || e.Stamp > best[i].Stamp) {
-				best[i], found[i] = Copy{Shard: id, Score: e.Score, Stamp: e.Stamp}, true
+		if r.shards[id].Len(k) == 0 {
+			continue
+		}
+		if hs == nil {
+			hs = make([]uint64, len(members))
+			for i, m := range members {
+				hs[i] = shard.Hash(m)
+			}
+		}
+		r.shards[id].ValuesHash(k, members, hs, func(i int, v shard.Value, ok bool) {
+			if ok && v.Stamp >= cut && (!found[i] || v.Stamp > best[i].Stamp) {
+				best[i], found[i] = Copy{Shard: id, Score: v.Score, Stamp: v.Stamp}, true
 			}
 		})
 	}

@@ -144,16 +144,42 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 // remember records this node's own write in the owner cache, unless a
 // newer copy was announced while the write was out.
 func (r *Router) remember(k shard.Key, member string, s slot) {
-	g, st := r.lockMember(k, member, true)
+	r.rememberIn(nil, k, member, shard.Hash(member), s)
+}
+
+// rememberIn is remember for a member whose shard.Hash is h, in g, the
+// key's view the caller looked up (nil: none yet); it returns the view in
+// force (lockIn), for the batch's next member.
+func (r *Router) rememberIn(g *geoKey, k shard.Key, member string, h uint64, s slot) *geoKey {
+	g, st := r.lockIn(g, k, member, h)
 	defer st.mu.Unlock()
-	cur, ok := st.owner.get(member)
-	if ok && cur.stamp > s.stamp {
-		return
-	}
-	if !ok {
+	at, cur, ok := st.owner.lookup(member, h)
+	switch {
+	case ok && cur.stamp > s.stamp:
+	case ok:
+		st.owner.setAt(at, s)
+	default:
 		g.entries.Add(1)
+		st.owner.add(member, h, s)
 	}
-	st.owner.set(member, s)
+	return g
+}
+
+// lockIn locks member's stripe (h is its shard.Hash) in g, the key's view
+// a batch looked up once (nil: none yet), and returns the view in force:
+// another one when g was dropped meanwhile (a DEL or FLUSH, or the reclaim
+// of an empty key). lockMember looked the key up in the router's map, under
+// its lock, for every member of a batch, twice.
+func (r *Router) lockIn(g *geoKey, k shard.Key, member string, h uint64) (*geoKey, *stripe) {
+	if g != nil {
+		st := &g.stripes[stripeOfHash(h)]
+		st.mu.Lock()
+		if !g.dead {
+			return g, st
+		}
+		st.mu.Unlock()
+	}
+	return r.lockMemberHash(k, member, h, true)
 }
 
 // memberRef names one member of one key.
