@@ -35,6 +35,12 @@ import (
 //     found it before (Score): a slot out of range or free reads as no
 //     member, and one that another member's copy took reads as that
 //     member with its own copy, never as another member's.
+//   - A copy is never deleted through a key name that a rename or a
+//     reload may have given to another view meanwhile: a rename renames
+//     the shards' sets under r.mu, and a reclaim of a key the router does
+//     not know deletes under r.mu too, never once the router was replaced
+//     (reclaimUnknown); one of a key renamed since it was listed, and a
+//     reload's move, use the view's current name (geoKey.current).
 //   - Copies a dropped delete left behind (a test hook) are in slots no
 //     record names.
 //
