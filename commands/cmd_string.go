@@ -42,7 +42,13 @@ func set(e *Engine, c *Client, args [][]byte) {
 		}
 	}
 	key := string(args[1])
-	k := e.kindOf(c, args[1])
+	// In cluster mode a name no node that answered holds as a geo key may
+	// be one on a node that did not answer: storing the string then would
+	// make the key both.
+	k, err := e.tryKindOf(c, args[1])
+	if tryAgain(c, err) {
+		return
+	}
 	if flags&setGet != 0 {
 		switch k {
 		case kindZset:

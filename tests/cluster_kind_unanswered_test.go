@@ -1,0 +1,55 @@
+package tests
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// SET of a name whose geo key lives only in a shard of a node that does
+// not answer (no replicas; SIGSTOPped, before health checks find it hung,
+// so reads of its shards still go to it) cannot tell whether the name is
+// a geo key. It must not store the string as if it were not one: the key
+// would then be a string through a and a geo key through every node once
+// the stopped one is back.
+func TestClusterSetOverUnansweredGeoKey(t *testing.T) {
+	tc := startCluster(t, 3, "--regions", clusterMap(t), "--cluster-lease-ttl", "40", "--cluster-replicas", "0")
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	a := tc.nodes["a"].c
+	var lon, lat float64
+	stopped := ""
+	for name, owner := range assignmentOwners(t, tc) {
+		var i, j int
+		if _, err := fmt.Sscanf(name, "ams-%d-%d", &i, &j); err == nil && owner != "a" {
+			lon, lat, stopped = 4.70+0.15*float64(i)+0.075, 52.25+0.07*float64(j)+0.035, owner
+			break
+		}
+	}
+	if stopped == "" {
+		t.Fatal("node a is the primary of every shard of the 3 x 3 map")
+	}
+	other := map[string]string{"b": "c", "c": "b"}[stopped]
+	retried(t, ctx, "GEOADD onc", func() error {
+		return a.GeoAdd(ctx, "onc", &redis.GeoLocation{Name: "m", Longitude: lon, Latitude: lat}).Err()
+	})
+	resume := hungPeer(t, tc.nodes[stopped])
+	setErr := a.Set(ctx, "onc", "str", 0).Err()
+	resume()
+	t.Logf("node %s stopped: SET onc str through a: %v", stopped, setErr)
+	if setErr != nil {
+		if !strings.HasPrefix(setErr.Error(), "TRYAGAIN") {
+			t.Fatalf("SET onc str through a with %s stopped: %v, want OK or -TRYAGAIN", stopped, setErr)
+		}
+		return // refused: nothing changed
+	}
+	// The SET was acknowledged: it replaced the geo key, as in Redis.
+	if n := zcardWhenUp(t, ctx, tc.nodes[other].c, "onc", 0); n != 0 {
+		v, _ := a.Get(ctx, "onc").Result()
+		t.Errorf("SET onc str through a answered OK while %s was stopped, and now GET onc through a = %q and ZCARD onc through %s = %d: the key is a string and a geo key", stopped, v, other, n)
+	}
+}
