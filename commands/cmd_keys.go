@@ -98,7 +98,12 @@ func (e *Engine) tryKindOf(c *Client, key []byte) (kind, error) {
 // its TTL; whatever newkey held goes, TTL included.
 func renameGeneric(e *Engine, c *Client, args [][]byte, nx bool) {
 	src, dst := string(args[1]), string(args[2])
-	k := e.kindOf(c, args[1])
+	// In cluster mode a name may be a geo key on a node that did not
+	// answer: newkey's members would stay beside what is renamed onto it.
+	k, err := e.tryKindOf(c, args[1])
+	if tryAgain(c, err) {
+		return
+	}
 	if k == none {
 		c.W.Error(errNoSuchKey)
 		return
@@ -119,7 +124,11 @@ func renameGeneric(e *Engine, c *Client, args [][]byte, nx bool) {
 	}
 	d := e.dbs[c.db]
 	at, hasTTL := d.expires[src]
-	if e.kindOf(c, args[2]) != none {
+	kd, err := e.tryKindOf(c, args[2])
+	if tryAgain(c, err) {
+		return
+	}
+	if kd != none {
 		if nx {
 			reply(false)
 			return
@@ -128,7 +137,6 @@ func renameGeneric(e *Engine, c *Client, args [][]byte, nx bool) {
 			return // cluster mode: newkey's members may remain; nothing renamed
 		}
 	}
-	var err error
 	switch k {
 	case kindString:
 		d.strings[dst] = d.strings[src]

@@ -34,22 +34,34 @@ func TestClusterSetOverUnansweredGeoKey(t *testing.T) {
 		t.Fatal("node a is the primary of every shard of the 3 x 3 map")
 	}
 	other := map[string]string{"b": "c", "c": "b"}[stopped]
-	retried(t, ctx, "GEOADD onc", func() error {
-		return a.GeoAdd(ctx, "onc", &redis.GeoLocation{Name: "m", Longitude: lon, Latitude: lat}).Err()
-	})
+	for _, key := range []string{"onc", "onc2"} {
+		retried(t, ctx, "GEOADD "+key, func() error {
+			return a.GeoAdd(ctx, key, &redis.GeoLocation{Name: "m", Longitude: lon, Latitude: lat}).Err()
+		})
+	}
+	if err := a.Set(ctx, "plain", "p", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
 	resume := hungPeer(t, tc.nodes[stopped])
 	setErr := a.Set(ctx, "onc", "str", 0).Err()
+	renameErr := a.Rename(ctx, "plain", "onc2").Err()
 	resume()
-	t.Logf("node %s stopped: SET onc str through a: %v", stopped, setErr)
-	if setErr != nil {
-		if !strings.HasPrefix(setErr.Error(), "TRYAGAIN") {
-			t.Fatalf("SET onc str through a with %s stopped: %v, want OK or -TRYAGAIN", stopped, setErr)
+	for _, c := range []struct {
+		what, key string
+		err       error
+	}{{"SET onc str", "onc", setErr}, {"RENAME plain onc2", "onc2", renameErr}} {
+		t.Logf("node %s stopped: %s through a: %v", stopped, c.what, c.err)
+		if c.err != nil {
+			if !strings.HasPrefix(c.err.Error(), "TRYAGAIN") {
+				t.Errorf("%s through a with %s stopped: %v, want OK or -TRYAGAIN", c.what, stopped, c.err)
+			}
+			continue // refused: nothing changed
 		}
-		return // refused: nothing changed
-	}
-	// The SET was acknowledged: it replaced the geo key, as in Redis.
-	if n := zcardWhenUp(t, ctx, tc.nodes[other].c, "onc", 0); n != 0 {
-		v, _ := a.Get(ctx, "onc").Result()
-		t.Errorf("SET onc str through a answered OK while %s was stopped, and now GET onc through a = %q and ZCARD onc through %s = %d: the key is a string and a geo key", stopped, v, other, n)
+		// Acknowledged: the string replaced the geo key, as in Redis.
+		if n := zcardWhenUp(t, ctx, tc.nodes[other].c, c.key, 0); n != 0 {
+			v, _ := a.Get(ctx, c.key).Result()
+			t.Errorf("%s through a answered OK while %s was stopped, and now GET %s through a = %q and ZCARD %s through %s = %d: the key is a string and a geo key",
+				c.what, stopped, c.key, v, c.key, other, n)
+		}
 	}
 }
