@@ -77,7 +77,11 @@ func expireGeneric(e *Engine, c *Client, args [][]byte, abs bool, unit int64) {
 	}
 	when += base
 	key := string(args[1])
-	if e.kindOf(c, args[1]) == none {
+	k, err := e.tryKindOf(c, args[1]) // cluster mode: unknown is not missing
+	if tryAgain(c, err) {
+		return
+	}
+	if k == none {
 		c.W.Int(0)
 		return
 	}
@@ -107,7 +111,11 @@ func expireGeneric(e *Engine, c *Client, args [][]byte, abs bool, unit int64) {
 // ttlGeneric runs TTL, PTTL, EXPIRETIME and PEXPIRETIME: -2 for no key,
 // -1 for no TTL.
 func ttlGeneric(e *Engine, c *Client, args [][]byte, ms, abs bool) {
-	if e.kindOf(c, args[1]) == none {
+	k, err := e.tryKindOf(c, args[1]) // cluster mode: unknown is not missing
+	if tryAgain(c, err) {
+		return
+	}
+	if k == none {
 		c.W.Int(-2)
 		return
 	}

@@ -152,7 +152,11 @@ func setExpireAt(expire []byte, flags int) (at int64, msg string) {
 
 // get: GET key
 func get(e *Engine, c *Client, args [][]byte) {
-	switch e.kindOf(c, args[1]) {
+	k, err := e.tryKindOf(c, args[1]) // cluster mode: unknown is not missing
+	if tryAgain(c, err) {
+		return
+	}
+	switch k {
 	case kindZset:
 		c.W.Error(errWrongType)
 	case kindString:

@@ -45,6 +45,7 @@ func TestClusterSetOverUnansweredGeoKey(t *testing.T) {
 	resume := hungPeer(t, tc.nodes[stopped])
 	setErr := a.Set(ctx, "onc", "str", 0).Err()
 	renameErr := a.Rename(ctx, "plain", "onc2").Err()
+	readsOfUnanswered(t, ctx, a, stopped)
 	resume()
 	for _, c := range []struct {
 		what, key string
@@ -62,6 +63,32 @@ func TestClusterSetOverUnansweredGeoKey(t *testing.T) {
 			v, _ := a.Get(ctx, c.key).Result()
 			t.Errorf("%s through a answered OK while %s was stopped, and now GET %s through a = %q and ZCARD %s through %s = %d: the key is a string and a geo key",
 				c.what, stopped, c.key, v, c.key, other, n)
+		}
+	}
+}
+
+// readsOfUnanswered checks, while the node holding geo key onc's only
+// shard does not answer, that commands asking its kind through a refuse
+// rather than answer as if there were no such key.
+func readsOfUnanswered(t *testing.T, ctx context.Context, a *redis.Client, stopped string) {
+	t.Helper()
+	for _, c := range []struct {
+		args  []any
+		wrong string // the reply of a missing key
+	}{
+		{[]any{"GET", "onc"}, "redis: nil"},
+		{[]any{"TTL", "onc"}, "-2"},
+		{[]any{"PTTL", "onc"}, "-2"},
+		{[]any{"EXPIRE", "onc", "100"}, "0"},
+	} {
+		v, err := a.Do(ctx, c.args...).Result()
+		got := fmt.Sprint(v)
+		if err != nil {
+			got = err.Error()
+		}
+		t.Logf("node %s stopped: %v through a: %s", stopped, c.args, got)
+		if got == c.wrong {
+			t.Errorf("%v through a with %s stopped = %s, the reply of a missing key: onc is a geo key on %s", c.args, stopped, got, stopped)
 		}
 	}
 }
