@@ -138,7 +138,15 @@ func ttlGeneric(e *Engine, c *Client, args [][]byte, ms, abs bool) {
 func persist(e *Engine, c *Client, args [][]byte) {
 	d := e.dbs[c.db]
 	key := string(args[1])
-	if _, ok := d.expires[key]; !ok || e.kindOf(c, args[1]) == none {
+	if _, ok := d.expires[key]; !ok {
+		c.W.Int(0)
+		return
+	}
+	k, err := e.tryKindOf(c, args[1]) // cluster mode: unknown is not missing
+	if tryAgain(c, err) {
+		return
+	}
+	if k == none {
 		c.W.Int(0)
 		return
 	}

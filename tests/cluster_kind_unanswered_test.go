@@ -42,6 +42,9 @@ func TestClusterSetOverUnansweredGeoKey(t *testing.T) {
 	if err := a.Set(ctx, "plain", "p", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
+	if err := a.Expire(ctx, "onc", time.Hour).Err(); err != nil {
+		t.Fatal(err)
+	}
 	resume := hungPeer(t, tc.nodes[stopped])
 	setErr := a.Set(ctx, "onc", "str", 0).Err()
 	renameErr := a.Rename(ctx, "plain", "onc2").Err()
@@ -80,6 +83,7 @@ func readsOfUnanswered(t *testing.T, ctx context.Context, a *redis.Client, stopp
 		{[]any{"TTL", "onc"}, "-2"},
 		{[]any{"PTTL", "onc"}, "-2"},
 		{[]any{"EXPIRE", "onc", "100"}, "0"},
+		{[]any{"PERSIST", "onc"}, "0"}, // onc has a TTL
 	} {
 		v, err := a.Do(ctx, c.args...).Result()
 		got := fmt.Sprint(v)
