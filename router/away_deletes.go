@@ -123,7 +123,11 @@ func (r *Router) keysAway(op string, ks ...shard.Key) error {
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	for _, k := range ks {
-		held, err := r.keyIn(ctx, away, k, r.minStamp(r.key(k, false), now()))
+		// Expired copies count too (cut 0): the away holder keeps them
+		// until its own reclaim, and a position TTL lifted before that
+		// would show them under a key deleted or renamed meanwhile
+		// (TestDropExpiredWhileReplicaAway).
+		held, err := r.keyIn(ctx, away, k, 0)
 		if held || err != nil {
 			return r.awayRefused(op, away, err)
 		}

@@ -259,8 +259,8 @@ func (r *Router) removeCluster(k shard.Key, member string) (bool, error) {
 	defer cancel()
 	ids, away := r.splitAway(r.cl.View())
 	if len(away) > 0 {
-		cut := r.minStamp(r.key(k, false), now())
-		switch held, err := r.memberIn(ctx, away, k, member, cut); {
+		// An expired copy counts too, as in keysAway.
+		switch held, err := r.memberIn(ctx, away, k, member, 0); {
 		case err != nil:
 			return false, r.awayRefused("remove", away, err)
 		case len(held) > 0:
