@@ -63,7 +63,7 @@ func (r *Router) cachedCurrent(ctx context.Context, k shard.Key, member string, 
 func (r *Router) putChecked(ctx context.Context, to shard.ID, k shard.Key, e shard.Entry, expect int64) error {
 	return r.onShardWrite(ctx, to, func(s *shard.Shard) error {
 		if expect == 0 {
-			s.Put(k, e)
+			s.PutNewer(k, e) // newest wins, as PutLocal
 		} else if !s.PutIf(k, e, expect) {
 			return ErrStaleCopy
 		}

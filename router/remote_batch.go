@@ -272,7 +272,7 @@ func (r *Router) putBatch(ctx context.Context, v View, k shard.Key, items []batc
 		case replicaGone(v, it.to):
 			it.err = errReplicaGone // no write on the primary alone (replica_gone.go)
 		case v.Local(it.to):
-			if r.pinned(v, func() error { r.shards[it.to].Put(k, it.e); return nil }) != nil {
+			if r.pinned(v, func() error { r.shards[it.to].PutNewer(k, it.e); return nil }) != nil {
 				it.err = r.putBoth(ctx, k, it) // the view moved on: as a write of its own
 				it.replicated = it.err == nil
 			}

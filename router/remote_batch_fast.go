@@ -42,8 +42,11 @@ func (r *Router) PutIfLocal(id shard.ID, k shard.Key, e shard.Entry, f AddFlags,
 	case f.NX, f.GT && !(e.Score > cur.Score), f.LT && !(e.Score < cur.Score):
 		return PutIfResult{Status: PutIfSkipped, Old: cur.Score}
 	}
-	// As PutLocal, less the write count: the writing node counts it.
-	s.Put(k, e)
+	// As PutLocal, less the write count: the writing node counts it. Only
+	// over the copy just read: a newer one stored meanwhile stays.
+	if !s.PutIf(k, e, cur.Stamp) {
+		return PutIfResult{Status: PutIfMissing}
+	}
 	r.cacheOwner(k, e.Member, slot{shard: id, score: e.Score, stamp: e.Stamp})
 	return PutIfResult{Status: PutIfWritten, Old: cur.Score}
 }

@@ -58,7 +58,7 @@ func (r *Router) settleGetPut(ctx context.Context, k shard.Key, it *batchItem) {
 	it.stamp = r.stamp()
 	it.e = shard.NewEntry(it.member, it.score, it.stamp)
 	err := r.onShardWrite(ctx, it.to, func(s *shard.Shard) error {
-		s.Put(k, it.e)
+		s.PutNewer(k, it.e)
 		return nil
 	}, func(ctx context.Context, p Peer) error {
 		return p.Put(ctx, it.to, k, it.e)

@@ -80,7 +80,7 @@ func (pp *putPlan) here(r *Router, k shard.Key) {
 	// Not stored (the view moved on): finish writes them one by one.
 	_ = r.pinned(pp.v, func() error {
 		for _, i := range pp.local {
-			r.shards[pp.items[i].to].Put(k, pp.items[i].e)
+			r.shards[pp.items[i].to].PutNewer(k, pp.items[i].e) // newest wins, as PutLocal
 			pp.got[i]++
 		}
 		return nil
@@ -144,7 +144,7 @@ func (pp *putPlan) finish(ctx context.Context, r *Router, k shard.Key) {
 			it.err = pp.errs[i]
 		default:
 			it.err = r.onShardWrite(ctx, it.to, func(s *shard.Shard) error {
-				s.Put(k, it.e)
+				s.PutNewer(k, it.e)
 				return nil
 			}, func(ctx context.Context, p Peer) error {
 				return p.Put(ctx, it.to, k, it.e)

@@ -44,7 +44,7 @@ func (r *Router) putReplicas(ctx context.Context, v View, k shard.Key, items []b
 // under the view in force (onShardWrite).
 func (r *Router) putBoth(ctx context.Context, k shard.Key, it *batchItem) error {
 	return r.onShardWrite(ctx, it.to, func(s *shard.Shard) error {
-		s.Put(k, it.e)
+		s.PutNewer(k, it.e)
 		return nil
 	}, func(ctx context.Context, p Peer) error {
 		return p.Put(ctx, it.to, k, it.e)
@@ -60,7 +60,7 @@ func (r *Router) putReplicasOnce(ctx context.Context, v View, k shard.Key, items
 		case replicaGone(v, it.to):
 			it.err = errReplicaGone // stored on the primary alone: not acknowledged
 		case local:
-			it.err = r.pinned(v, func() error { r.shards[it.to].Put(k, it.e); return nil })
+			it.err = r.pinned(v, func() error { r.shards[it.to].PutNewer(k, it.e); return nil })
 		case p != nil:
 			groups[p] = append(groups[p], i)
 		}

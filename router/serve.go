@@ -11,10 +11,15 @@ import (
 	"geoshard/shard"
 )
 
-// PutLocal stores a copy in a local shard and remembers where it is.
+// PutLocal stores a copy in a local shard and remembers where it is,
+// unless the shard's copy is as new or newer: two nodes writing a member
+// at once reach its primary and replica in either order, and both must
+// keep the newest (TestConcurrentBatchesAgree).
 func (r *Router) PutLocal(id shard.ID, k shard.Key, e shard.Entry) {
-	r.shards[id].Put(k, e)
 	r.stats.Shards[id].Writes.Add(1)
+	if !r.shards[id].PutNewer(k, e) {
+		return
+	}
 	r.cacheOwner(k, e.Member, slot{shard: id, score: e.Score, stamp: e.Stamp})
 }
 

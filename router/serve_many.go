@@ -16,8 +16,10 @@ func (r *Router) PutLocalMany(ids []shard.ID, k shard.Key, es []shard.Entry) {
 	var newest int64
 	for i, e := range es {
 		h := shard.Hash(e.Member)
-		r.shards[ids[i]].PutHashSlot(k, e, h)
 		r.stats.Shards[ids[i]].Writes.Add(1)
+		if !r.shards[ids[i]].PutNewerHash(k, e, h) { // newest wins, as PutLocal
+			continue
+		}
 		g = r.cacheOwnerHash(g, k, e.Member, h, slot{shard: ids[i], score: e.Score, stamp: e.Stamp})
 		newest = max(newest, e.Stamp)
 	}

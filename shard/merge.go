@@ -30,6 +30,24 @@ func (s *Shard) PutNewer(k Key, e Entry) bool {
 	return true
 }
 
+// PutNewerHash is PutNewer for a member whose Hash is h (a router has it
+// already): the member is looked up once, for the check and the store.
+func (s *Shard) PutNewerHash(k Key, e Entry, h uint64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.setFor(k)
+	at, ok := st.byName.findHash(e.Member, h)
+	switch {
+	case !ok:
+		st.insertHash(e, h)
+	case st.items.at(at).stamp >= e.Stamp:
+		return false
+	default:
+		st.move(at, e)
+	}
+	return true
+}
+
 // PutIf stores e only while the member's copy here has stamp expect: the
 // writer's cached view of the member is then current. It reports whether
 // e was stored.
