@@ -80,11 +80,20 @@ type etcdProc struct {
 
 func startEtcdProc(t testing.TB) *etcdProc {
 	t.Helper()
-	p := &etcdProc{t: t, dir: t.TempDir(), client: freeAddr(t), peer: freeAddr(t)}
-	p.Endpoint = p.client
-	p.Restart()
-	t.Cleanup(p.Stop)
-	return p
+	var err error
+	for range etcdtest.StartAttempts { // ports taken meanwhile: see etcdtest.StartAttempts
+		p := &etcdProc{t: t, dir: t.TempDir(), client: freeAddr(t), peer: freeAddr(t)}
+		p.Endpoint = p.client
+		if err = p.launch(); err == nil {
+			t.Cleanup(p.Stop)
+			return p
+		}
+		if !etcdtest.PortTaken(err) {
+			break
+		}
+	}
+	t.Fatal(err)
+	return nil
 }
 
 func freeAddr(t testing.TB) string {
@@ -96,9 +105,17 @@ func freeAddr(t testing.TB) string {
 	return net.JoinHostPort("127.0.0.1", fmt.Sprint(port))
 }
 
-// Restart starts the child and waits until etcd serves (it says ready).
+// Restart starts the child again on the same ports and data and waits
+// until etcd serves.
 func (p *etcdProc) Restart() {
 	p.t.Helper()
+	if err := p.launch(); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// launch starts the child and waits until etcd serves (it says ready).
+func (p *etcdProc) launch() error {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), etcdChildEnv+"="+p.dir+" "+p.client+" "+p.peer)
 	cmd.SysProcAttr = childProcAttr()
@@ -106,14 +123,14 @@ func (p *etcdProc) Restart() {
 	cmd.Stderr = p.out
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		p.t.Fatal(err)
+		return err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		p.t.Fatal(err)
+		return err
 	}
 	if err := cmd.Start(); err != nil {
-		p.t.Fatalf("etcd child: %v", err)
+		return fmt.Errorf("etcd child: %w", err)
 	}
 	p.cmd, p.stdin, p.exited = cmd, stdin, make(chan struct{})
 	ready := make(chan bool, 1)
@@ -128,12 +145,13 @@ func (p *etcdProc) Restart() {
 	case ok := <-ready:
 		if !ok {
 			p.Stop()
-			p.t.Fatalf("etcd child did not start:\n%s", p.out.String())
+			return fmt.Errorf("etcd child did not start:\n%s", p.out.String())
 		}
 	case <-time.After(60 * time.Second):
 		p.Stop()
-		p.t.Fatalf("etcd child not ready after 60 s:\n%s", p.out.String())
+		return fmt.Errorf("etcd child not ready after 60 s:\n%s", p.out.String())
 	}
+	return nil
 }
 
 // Stop kills the child at once, as a crash or a partition would, and

@@ -28,15 +28,13 @@ type Server struct {
 // Start starts an etcd server that stops when the test ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	s := &Server{t: t, dir: t.TempDir()}
-	s.client = url.URL{Scheme: "http", Host: freeAddr(t)}
-	s.peer = url.URL{Scheme: "http", Host: freeAddr(t)}
-	s.Endpoint = s.client.Host
-	if err := s.start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Stop)
-	return s
+	return startFresh(t, func() *Server {
+		s := &Server{t: t, dir: t.TempDir()}
+		s.client = url.URL{Scheme: "http", Host: freeAddr(t)}
+		s.peer = url.URL{Scheme: "http", Host: freeAddr(t)}
+		s.Endpoint = s.client.Host
+		return s
+	})
 }
 
 func (s *Server) start() error {

@@ -13,14 +13,12 @@ import (
 // URL.
 func StartTLS(t testing.TB, certFile, keyFile, caFile string) *Server {
 	t.Helper()
-	s := &Server{t: t, dir: t.TempDir(), tls: &transport.TLSInfo{CertFile: certFile, KeyFile: keyFile,
-		TrustedCAFile: caFile, ClientCertAuth: caFile != ""}}
-	s.client = url.URL{Scheme: "https", Host: freeAddr(t)}
-	s.peer = url.URL{Scheme: "http", Host: freeAddr(t)}
-	s.Endpoint = s.client.String()
-	if err := s.start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Stop)
-	return s
+	return startFresh(t, func() *Server {
+		s := &Server{t: t, dir: t.TempDir(), tls: &transport.TLSInfo{CertFile: certFile, KeyFile: keyFile,
+			TrustedCAFile: caFile, ClientCertAuth: caFile != ""}}
+		s.client = url.URL{Scheme: "https", Host: freeAddr(t)}
+		s.peer = url.URL{Scheme: "http", Host: freeAddr(t)}
+		s.Endpoint = s.client.String()
+		return s
+	})
 }
