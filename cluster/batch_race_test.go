@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"geoshard/cluster/etcdtest"
 	"geoshard/geo"
@@ -44,9 +45,17 @@ func TestConcurrentBatchesAgree(t *testing.T) {
 					scores[i] = geo.Encode(lon+0.001*float64(w), lat)
 				}
 				ms := members[round*batch : (round+1)*batch]
-				if _, _, err := nodes[id].r.TryAddMany(k, ms, scores, router.AddFlags{}); err != nil {
-					t.Errorf("through %s, round %d: %v", id, round, err)
-					return
+				// A write refused or timed out (a loaded machine) may be
+				// stored on one holder only: as a client, write it again.
+				for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+					_, _, err := nodes[id].r.TryAddMany(k, ms, scores, router.AddFlags{})
+					if err == nil {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Errorf("through %s, round %d: %v", id, round, err)
+						return
+					}
 				}
 			}
 		})
