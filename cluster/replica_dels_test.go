@@ -82,25 +82,7 @@ func TestDeletesWhileReplicaAway(t *testing.T) {
 
 	// The primary leaves; c, the replica, takes the shard over.
 	stop()
-	for _, n := range nodes {
-		n.etcdBack.Store(time.Now().Add(-time.Minute).UnixNano())
-	}
-	primary := tb.Owner[x]
-	writer.Close()
-	delete(nodes, primary)
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("c did not take shard %s over from %s", m.Name(x), primary)
-		}
-		ok := true
-		for _, n := range nodes {
-			tl := n.Table()
-			ok = ok && tl.Owner[x] == "c" && tl.DownShards() == 0
-		}
-		if ok {
-			break
-		}
-	}
+	failOverToC(t, nodes, writer, m, x, tb.Owner[x])
 	for id, n := range nodes {
 		checkDeleted(t, id, n.r, drivers, gone, old, renamed, atY)
 		if c, err := n.r.TryCard(flushed); c != 0 || err != nil {
@@ -158,6 +140,34 @@ func awayPair(t *testing.T, nodes map[string]*Node, m *shard.Map) (x, y shard.ID
 }
 
 // keepSettling holds every leader off moving shards (as after an etcd
+
+// failOverToC closes writer, shard x's primary, and waits until c, x's
+// replica, has taken x over on every remaining node. Etcd's return is
+// dated a minute back so that the leader's grace after an outage does not
+// hold the failover; the caller has stopped keepSettling, which would
+// date it now again.
+func failOverToC(t *testing.T, nodes map[string]*Node, writer *Node, m *shard.Map, x shard.ID, primary string) {
+	t.Helper()
+	for _, n := range nodes {
+		n.etcdBack.Store(time.Now().Add(-time.Minute).UnixNano())
+	}
+	writer.Close()
+	delete(nodes, primary)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("c did not take shard %s over from %s", m.Name(x), primary)
+		}
+		ok := true
+		for _, n := range nodes {
+			tl := n.Table()
+			ok = ok && tl.Owner[x] == "c" && tl.DownShards() == 0
+		}
+		if ok {
+			return
+		}
+	}
+}
+
 // outage) until the returned stop is called.
 func keepSettling(nodes map[string]*Node) (stop func()) {
 	done := make(chan struct{})

@@ -67,25 +67,7 @@ func TestDropExpiredWhileReplicaAway(t *testing.T) {
 	}
 	// The primary leaves; c, the replica, takes the shard over.
 	stop()
-	for _, n := range nodes {
-		n.etcdBack.Store(time.Now().Add(-time.Minute).UnixNano())
-	}
-	primary := tb.Owner[x]
-	writer.Close()
-	delete(nodes, primary)
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("c did not take shard %s over from %s", m.Name(x), primary)
-		}
-		ok := true
-		for _, n := range nodes {
-			tl := n.Table()
-			ok = ok && tl.Owner[x] == "c" && tl.DownShards() == 0
-		}
-		if ok {
-			break
-		}
-	}
+	failOverToC(t, nodes, writer, m, x, tb.Owner[x])
 	for id, n := range nodes {
 		for _, c := range []struct {
 			k    shard.Key
