@@ -85,6 +85,14 @@ func (p *parser) search() *geo.Search {
 	if kind == "2" {
 		sh.Polygon = p.polygon()
 	}
+	// A negative size would never end the plan's step estimate
+	// (geo.estimateSteps doubles it until it passes the Earth's size): a
+	// peer's bad word must not spin a bus goroutine forever. Clients'
+	// shapes are never negative (Redis refuses them); +inf is one of them.
+	if sh.Radius < 0 || sh.Width < 0 || sh.Height < 0 || sh.Unit < 0 {
+		p.fail("bad search")
+		return nil
+	}
 	if p.bad != "" || !geo.Valid(lon, lat) && sh.Polygon == nil {
 		p.fail("bad search")
 		return nil
