@@ -13,7 +13,7 @@ import (
 func internalPut(r *router.Router, t *Table, p *parser, w Replier) {
 	id := p.shard(t)
 	k := p.key()
-	member, score, stamp := p.str(), p.float(), p.int()
+	member, score, stamp := p.str(), p.score(), p.int()
 	var expect int64 // optional: the stamp the writer expects here
 	if len(p.args) > 0 {
 		expect = p.int()

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -44,6 +45,17 @@ func (p *parser) float() float64 {
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		p.fail("bad number " + strconv.Quote(s))
+	}
+	return f
+}
+
+// score reads a member's score: a NaN breaks the order of a shard's
+// score tree (a NaN compares neither below nor above another score), and
+// the member stored next to it was lost from ranges and counts.
+func (p *parser) score() float64 {
+	f := p.float()
+	if math.IsNaN(f) {
+		p.fail("NaN score")
 	}
 	return f
 }

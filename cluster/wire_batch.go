@@ -103,7 +103,8 @@ func (p *parser) putsWire(t *Table) ([]shard.ID, []shard.Entry) {
 	for len(r.s) > 0 && !r.bad {
 		n := r.uvarint()
 		e := r.entry()
-		if r.bad {
+		if r.bad || math.IsNaN(e.Score) { // parser.score says why
+			r.bad = true
 			break
 		}
 		if len(e.Member) > ownNameLen {
