@@ -64,6 +64,7 @@ func appendPuts(args []any, ids []shard.ID, es []shard.Entry) []any {
 // checked before anything is stored, so a refused call changes nothing.
 func readPuts(t *Table, p *parser) ([]shard.ID, []shard.Entry) {
 	ids, es := p.putsWire(t)
+	p.checkStamps(es)
 	if len(p.args) != 0 {
 		p.fail("words after the puts")
 	}

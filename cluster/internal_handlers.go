@@ -18,10 +18,12 @@ func internalPut(r *router.Router, t *Table, p *parser, w Replier) {
 	if len(p.args) > 0 {
 		expect = p.int()
 	}
+	e := shard.NewEntry(member, score, stamp)
+	p.checkStamps([]shard.Entry{e})
 	if !p.ok(w) {
 		return
 	}
-	if r.PutLocalIf(id, k, shard.NewEntry(member, score, stamp), expect) != nil {
+	if r.PutLocalIf(id, k, e, expect) != nil {
 		w.Error(errStalePrefix + " member's copy changed")
 		return
 	}
