@@ -98,7 +98,7 @@ func internalOwner(r *router.Router, t *Table, p *parser, w Replier) {
 	k := p.key()
 	member := p.str()
 	id := p.int()
-	score, stamp := p.float(), p.int()
+	score, stamp := p.score(), p.int()
 	if id < 0 || id >= int64(len(t.local)) {
 		p.fail("bad shard " + itoa(id))
 	}
