@@ -75,23 +75,14 @@ func typeCmd(e *Engine, c *Client, args [][]byte) {
 // tryKindOf is kindOf that, in cluster mode, fails when no node that
 // answered holds a member of the key and some node did not answer.
 func (e *Engine) tryKindOf(c *Client, key []byte) (kind, error) {
-	if !e.Router().Clustered() {
-		return e.kindOf(c, key), nil
-	}
 	if _, ok := e.dbs[c.db].strings[string(key)]; ok {
 		return kindString, nil
 	}
-	geo, err, ok := e.preparedGeo(c, key)
-	if !ok {
-		geo, err = e.Router().TryExists(c.key(key))
-	}
-	switch {
-	case geo:
+	geo, err := e.geoExists(c, key)
+	if geo {
 		return kindZset, nil // a node holds members: the key exists
-	case err != nil:
-		return none, err
 	}
-	return none, nil
+	return none, err
 }
 
 // renameGeneric: RENAME key newkey / RENAMENX key newkey. The value keeps

@@ -39,22 +39,12 @@ func (k kind) String() string {
 
 func nowMS() int64 { return time.Now().UnixMilli() }
 
-// kindOf reports what the key holds in the client's database. In cluster
-// mode it uses the answer the command's prepare step got from the cluster
-// before the lock while that answer is good (kindlookup.go).
+// kindOf reports what the key holds in the client's database; in
+// cluster mode a key no node that answered holds reads as none (tryKindOf
+// says when some node did not answer).
 func (e *Engine) kindOf(c *Client, key []byte) kind {
-	d := e.dbs[c.db]
-	if _, ok := d.strings[string(key)]; ok {
-		return kindString
-	}
-	geo, _, ok := e.preparedGeo(c, key)
-	if !ok {
-		geo, _ = e.Router().TryExists(c.key(key))
-	}
-	if geo {
-		return kindZset
-	}
-	return none
+	k, _ := e.tryKindOf(c, key)
+	return k
 }
 
 // expired reports whether the key has a TTL that has run out.
@@ -94,10 +84,7 @@ func (e *Engine) staleTTL(c *Client, key []byte) bool {
 	if _, ok := d.strings[string(key)]; ok {
 		return false
 	}
-	geo, err, ok := e.preparedGeo(c, key)
-	if !ok {
-		geo, err = e.Router().TryExists(c.key(key))
-	}
+	geo, err := e.geoExists(c, key)
 	return !geo && err == nil
 }
 

@@ -203,6 +203,16 @@ func (e *Engine) preparedGeo(c *Client, key []byte) (geo bool, err error, ok boo
 	return a.geo, a.err, true
 }
 
+// geoExists reports whether a geo key has the name (key, of the client's
+// database): the prepare step's answer while it is good, else the
+// cluster's (the router's, in a single node) asked now.
+func (e *Engine) geoExists(c *Client, key []byte) (bool, error) {
+	if geo, err, ok := e.preparedGeo(c, key); ok {
+		return geo, err
+	}
+	return e.Router().TryExists(c.key(key))
+}
+
 // unprepare forgets what the command's prepare step left, once the
 // command is done and the keyspace lock released, and ends its lookups.
 func (e *Engine) unprepare(c *Client) {
