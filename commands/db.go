@@ -39,14 +39,6 @@ func (k kind) String() string {
 
 func nowMS() int64 { return time.Now().UnixMilli() }
 
-// kindOf reports what the key holds in the client's database; in
-// cluster mode a key no node that answered holds reads as none (tryKindOf
-// says when some node did not answer).
-func (e *Engine) kindOf(c *Client, key []byte) kind {
-	k, _ := e.tryKindOf(c, key)
-	return k
-}
-
 // expired reports whether the key has a TTL that has run out.
 func (d *db) expired(key string, now int64) bool {
 	at, ok := d.expires[key]

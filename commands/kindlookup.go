@@ -8,7 +8,7 @@ package commands
 // and PERSIST with the keyspace held alone), so every command through the
 // node, PING too, waited for the hung peer (PING p99 1.96-2.00 s in
 // TestClusterKindLookupHungNode). Now their prepare step asks before the
-// lock (prepareKinds) and leaves the answers in the client, and kindOf,
+// lock (prepareKinds) and leaves the answers in the client, and tryKindOf,
 // under the lock, uses them.
 //
 // An answer is used only if no command through this node that could have
@@ -28,7 +28,7 @@ package commands
 // other nodes are not ordered with this node's commands anyway.
 //
 // In single-node mode the prepare step is not called (command.clusterOnly;
-// inside EXEC it returns at once): Card is local there, and kindOf asks
+// inside EXEC it returns at once): Card is local there, and tryKindOf asks
 // it under the lock as it always did.
 
 import (
@@ -127,7 +127,7 @@ type kindAnswers struct {
 func kindPrepare(first, last int) func(e *Engine, c *Client, args [][]byte) {
 	return func(e *Engine, c *Client, args [][]byte) {
 		if !e.Router().Clustered() {
-			return // Card is local: kindOf asks it under the lock
+			return // Card is local: tryKindOf asks it under the lock
 		}
 		end := last
 		if end < 0 {
