@@ -27,6 +27,7 @@ const clusterGenLimit = 150 * time.Second
 func TestClusterGenerated(t *testing.T) {
 	ref := startRedis(t)
 	tc := startCluster(t, 3, "--regions", clusterMap(t), "--fanout-timeout", "5000")
+	tableStill(t, tc, 2*time.Second, 60*time.Second)
 	n := diffCommands(t, 3000)
 	for i, seed := range diffSeeds(t, 41, 42) {
 		resp3 := i%2 == 1
@@ -146,9 +147,9 @@ func (s *clusterStream) report(seed uint64, i int, args []string, node string, w
 	off := firstDiff(want, got)
 	s.t.Errorf("reply differs: seed %d, %s, command #%d through %s\n  command: %s\n  redis: %s\n  %s: %s\n"+
 		"  first difference at byte %d (lengths %d and %d)\n  last commands before it:\n%s"+
-		"  reproduce: GEOSHARD_DIFF_SEEDS=%d GEOSHARD_DIFF_CMDS=%d go test ./tests -count=1 -run '^TestClusterGenerated$'",
+		"  reproduce: GEOSHARD_DIFF_SEEDS=%d GEOSHARD_DIFF_CMDS=%d go test ./tests -count=1 -run '^%s$'",
 		seed, protoName(s.resp3), i, node, quoteCommand(args), quoteWindow(want, off), node, quoteWindow(got, off),
-		off, len(want), len(got), s.last(8), seed, i+1)
+		off, len(want), len(got), s.last(8), seed, i+1, strings.SplitN(s.t.Name(), "/", 2)[0])
 }
 
 // compareKeys checks every key of the streams through every node
