@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 
 	"geoshard/geo"
+	"geoshard/resp"
 )
 
 // concKeys are the keys of the concurrent phase; no stream touches them.
@@ -103,13 +105,19 @@ func (w *concWorker) run(n int) {
 	}
 }
 
-// concurrentPhase runs one worker through each node at once, then gives
-// Redis the same commands worker after worker: every reply, and then the
-// keys through every node, must be Redis's.
+// concurrentPhase runs two workers through each node at once (a node's
+// clients share its messages to the others) while searches check that no
+// answer names a member twice or fails, then gives Redis the same
+// commands worker after worker: every reply, and then the keys through
+// every node, must be Redis's.
 func (s *clusterStream) concurrentPhase(seed uint64, n int) {
-	workers := make([]*concWorker, len(s.nodes))
-	for i, node := range s.nodes {
-		workers[i] = &concWorker{id: i, conn: node, gen: newClusterGen(seed + uint64(i)),
+	workers := make([]*concWorker, 2*len(s.nodes))
+	for i := range workers {
+		conn := s.nodes[i%len(s.nodes)]
+		if i >= len(s.nodes) {
+			conn = dialRaw(s.t, s.tc.nodes[string(rune('a'+i%len(s.nodes)))].proc)
+		}
+		workers[i] = &concWorker{id: i, conn: conn, gen: newClusterGen(seed + uint64(i)),
 			rng: rand.New(rand.NewPCG(seed, uint64(i)))}
 	}
 	var wg sync.WaitGroup
@@ -120,7 +128,15 @@ func (s *clusterStream) concurrentPhase(seed uint64, n int) {
 			w.run(n)
 		}()
 	}
+	done := make(chan struct{})
+	searched := make(chan []string)
+	go func() { searched <- s.searchWhile(done) }()
 	wg.Wait()
+	close(done)
+	if bad := <-searched; len(bad) > 0 {
+		s.t.Errorf("concurrent phase, seed %d: %d searches went wrong while members moved, the first:\n%s",
+			seed, len(bad), strings.Join(bad[:min(len(bad), 5)], "\n"))
+	}
 	for _, w := range workers {
 		if w.err != nil {
 			s.t.Fatalf("worker %d through %s: %v", w.id, w.conn.name, w.err)
@@ -144,4 +160,44 @@ func (s *clusterStream) concurrentPhase(seed uint64, n int) {
 	for _, k := range append(concKeys, sharedKey) {
 		s.compareKey(seed, k)
 	}
+}
+
+// searchWhile searches the concurrent phase's keys through each node in
+// turn, on connections of its own, until done (5,000 searches at most),
+// and returns what went wrong: an error, or a member named twice (a
+// handoff's two copies not deduplicated).
+func (s *clusterStream) searchWhile(done <-chan struct{}) []string {
+	var conns []*rawConn
+	for _, id := range []string{"a", "b", "c"} {
+		conns = append(conns, dialRaw(s.t, s.tc.nodes[id].proc))
+	}
+	var bad []string
+	keys := append(append([]string{}, concKeys...), sharedKey)
+	for i := 0; i < 5000; i++ {
+		select {
+		case <-done:
+			s.t.Logf("%d searches while the workers wrote", i)
+			return bad
+		default:
+		}
+		c := conns[i%len(conns)]
+		args := []string{"GEOSEARCH", keys[i%len(keys)], "FROMLONLAT", "4.925", "52.355", "BYBOX", "60", "60", "km"}
+		r, err := c.do(args...)
+		if err != nil {
+			return append(bad, fmt.Sprintf("%s via %s: %v", quoteCommand(args), c.name, err))
+		}
+		_, els, err := resp.SplitReply(r)
+		if err != nil || len(r) == 0 || r[0] != '*' {
+			bad = append(bad, fmt.Sprintf("%s via %s: %s", quoteCommand(args), c.name, quoteReply(r, 300)))
+			continue
+		}
+		seen := map[string]bool{}
+		for _, e := range els {
+			if seen[string(e)] {
+				bad = append(bad, fmt.Sprintf("%s via %s: %q twice", quoteCommand(args), c.name, e))
+			}
+			seen[string(e)] = true
+		}
+	}
+	return bad
 }
