@@ -14,17 +14,42 @@ func init() {
 	search := func(e *Engine, c *Client, args [][]byte) { geoSearch(e, c, args, searchCmd) }
 	searchStore := func(e *Engine, c *Client, args [][]byte) { geoSearch(e, c, args, searchCmd|searchStore) }
 	register(
-		&command{name: "georadius", arity: -6, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: georadius, exclusiveIf: hasStore},
+		&command{name: "georadius", arity: -6, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: georadius, aloneIf: radiusStoreAlone},
 		&command{name: "georadius_ro", arity: -6, flags: []string{"readonly"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: georadiusRO},
-		&command{name: "georadiusbymember", arity: -5, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: bymember, exclusiveIf: hasStore},
+		&command{name: "georadiusbymember", arity: -5, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: bymember, aloneIf: radiusStoreAlone},
 		&command{name: "georadiusbymember_ro", arity: -5, flags: []string{"readonly"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: bymemberRO},
 		&command{name: "geosearch", arity: -7, flags: []string{"readonly"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: search},
-		&command{name: "geosearchstore", arity: -8, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 2, keyStep: 1, handler: searchStore, exclusive: true},
+		&command{name: "geosearchstore", arity: -8, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 2, keyStep: 1, handler: searchStore, aloneIf: storeAlone},
 	)
 }
 
-// hasStore reports whether a GEORADIUS* command will write a key, which
-// makes it need the keyspace alone.
+// storeAlone: a search that stores replaces its destination key, and a
+// string or a TTL of that name with it, which live in maps only a command
+// holding the keyspace alone changes. In cluster mode the search and the
+// store are remote calls, and with the keyspace alone every command on
+// the node would wait for them: there the command runs shared unless one
+// of its words names a string or a key with a TTL (which word is the
+// destination is not parsed yet).
+func storeAlone(e *Engine, c *Client, args [][]byte) bool {
+	if !e.Router().Clustered() {
+		return true
+	}
+	d := e.dbs[c.db]
+	for _, a := range args[1:] {
+		if _, str := d.strings[string(a)]; str || d.hasTTL(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// radiusStoreAlone is storeAlone for GEORADIUS*, which store only with
+// STORE or STOREDIST.
+func radiusStoreAlone(e *Engine, c *Client, args [][]byte) bool {
+	return hasStore(args) && storeAlone(e, c, args)
+}
+
+// hasStore reports whether a GEORADIUS* command will write a key.
 func hasStore(args [][]byte) bool {
 	for _, a := range args {
 		if eq(a, "store") || eq(a, "storedist") {
@@ -223,11 +248,11 @@ func lookupMember(e *Engine, src shard.Key, m string) (score float64, found bool
 	if ok {
 		return score, true, ""
 	}
-	n, err := e.Router().TryCard(src)
+	exists, err := e.Router().TryExists(src)
 	switch {
 	case err != nil:
 		return 0, false, "TRYAGAIN " + err.Error()
-	case n > 0:
+	case exists:
 		return 0, false, errNoMember
 	}
 	return 0, false, ""

@@ -1,8 +1,6 @@
 package commands
 
 import (
-	"math"
-
 	"geoshard/geo"
 	"geoshard/router"
 )
@@ -12,12 +10,11 @@ func init() {
 		return func(e *Engine, c *Client, args [][]byte) { zrangeGeneric(e, c, args, kind, dir) }
 	}
 	register(
-		&command{name: "zadd", arity: -4, flags: []string{"write", "denyoom", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zadd, exclusiveIf: zaddIncr},
-		// ZINCRBY reads and writes a score: alone, so no increment is lost.
-		&command{name: "zincrby", arity: 4, flags: []string{"write", "denyoom", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zincrby, exclusive: true},
-		// ZREM is exclusive: removing the last member deletes the key and
-		// its TTL, which lives in the expires map.
-		&command{name: "zrem", arity: -3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zrem, exclusive: true},
+		&command{name: "zadd", arity: -4, flags: []string{"write", "denyoom", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zadd,
+			aloneIf: func(e *Engine, _ *Client, args [][]byte) bool { return zaddIncr(args) && incrAlone(e) }},
+		&command{name: "zincrby", arity: 4, flags: []string{"write", "denyoom", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zincrby,
+			aloneIf: func(e *Engine, _ *Client, _ [][]byte) bool { return incrAlone(e) }},
+		&command{name: "zrem", arity: -3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zrem, aloneIf: zremAlone},
 		&command{name: "zscore", arity: 3, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zscore},
 		&command{name: "zmscore", arity: -3, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zmscore},
 		&command{name: "zcard", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zcard},
@@ -38,6 +35,20 @@ const (
 	errRangeFloat = "ERR min or max is not a float"
 	errRangeLex   = "ERR min or max not valid string range item"
 )
+
+// incrAlone: in a single node an increment reads and writes a score with
+// the keyspace alone, so no increment is lost; in cluster mode the write
+// is conditional on the copy read (router.TryIncr), which orders it also
+// against other nodes' increments.
+func incrAlone(e *Engine) bool { return !e.Router().Clustered() }
+
+// zremAlone: removing the last member deletes the key and its TTL, which
+// lives in the expires map. In cluster mode that takes counting the key on
+// every node, done only for a key with a TTL here: without one there is
+// nothing to delete but the members.
+func zremAlone(e *Engine, c *Client, args [][]byte) bool {
+	return !e.Router().Clustered() || e.dbs[c.db].hasTTL(args[1])
+}
 
 func zaddIncr(args [][]byte) bool {
 	for _, a := range args[2:] {
@@ -118,35 +129,16 @@ func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f router.AddFla
 	}
 	k := c.key(key)
 	if incr {
-		// The command holds the keyspace alone (zaddIncr), so the score
-		// read here is still current when it is written back.
-		member := string(pairs[1])
-		score := scores[0]
-		cur, exists, err := e.Router().TryScore(k, member)
-		if tryAgain(c, err) {
-			return // cluster mode: incrementing from nothing would lose the score
-		}
+		score, ok, nan, err := e.Router().TryIncr(k, string(pairs[1]), scores[0], f)
 		switch {
-		case f.NX && exists, f.XX && !exists:
+		case tryAgain(c, err): // cluster mode: not incremented
+		case nan:
+			c.W.Error(errNaNScore)
+		case !ok:
 			c.W.Null()
-			return
-		case exists:
-			score += cur
-			if math.IsNaN(score) {
-				c.W.Error(errNaNScore)
-				return
-			}
-			if (f.GT && score <= cur) || (f.LT && score >= cur) {
-				c.W.Null()
-				return
-			}
+		default:
+			writeScore(c, score)
 		}
-		// The router stores -0 as Redis would.
-		if _, _, err := e.Router().TryAdd(k, member, score, router.AddFlags{}); err != nil {
-			c.W.Error("TRYAGAIN " + err.Error())
-			return
-		}
-		writeScore(c, score)
 		return
 	}
 	e.addAll(c, k, func(j int) []byte { return pairs[2*j+1] }, scores, f, ch)
@@ -170,7 +162,8 @@ func zrem(e *Engine, c *Client, args [][]byte) {
 		return
 	}
 	k := c.key(args[1])
-	if e.Router().Card(k) == 0 {
+	dropsTTL := zremAlone(e, c, args) // then the keyspace is held alone
+	if !e.Router().Clustered() && e.Router().Card(k) == 0 {
 		c.W.Int(0)
 		return
 	}
@@ -188,7 +181,7 @@ func zrem(e *Engine, c *Client, args [][]byte) {
 			return
 		}
 	}
-	if e.Router().Card(k) == 0 {
+	if dropsTTL && n > 0 && e.Router().Card(k) == 0 {
 		// The last member took the key with it: its TTL goes too (a
 		// drop of no members that fails leaves an empty key's TTL, which
 		// the expiry cycle forgets).

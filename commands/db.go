@@ -39,6 +39,12 @@ func (k kind) String() string {
 
 func nowMS() int64 { return time.Now().UnixMilli() }
 
+// hasTTL reports whether the key has a TTL.
+func (d *db) hasTTL(key []byte) bool {
+	_, ok := d.expires[string(key)]
+	return ok
+}
+
 // expired reports whether the key has a TTL that has run out.
 func (d *db) expired(key string, now int64) bool {
 	at, ok := d.expires[key]
@@ -106,7 +112,8 @@ func (e *Engine) expireKeys(c *Client, cmd *command, args [][]byte) error {
 }
 
 // deleteKey removes a key of any type and its TTL; the caller holds the
-// keyspace alone. In cluster mode a geo key whose drop was refused or did
+// keyspace alone, or, in cluster mode, shared for a geo key with no TTL
+// here (storeAlone), whose maps it then only reads. In cluster mode a geo key whose drop was refused or did
 // not reach every node keeps its TTL (an expiry is tried again), and the
 // error says why; single-node mode never fails.
 func (e *Engine) deleteKey(dbIndex int, key string) (bool, error) {
@@ -120,6 +127,8 @@ func (e *Engine) deleteKey(dbIndex int, key string) (bool, error) {
 	if err != nil {
 		return existed, err
 	}
-	delete(d.expires, key)
+	if _, ok := d.expires[key]; ok {
+		delete(d.expires, key)
+	}
 	return existed, nil
 }
