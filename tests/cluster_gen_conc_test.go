@@ -15,9 +15,12 @@ import (
 // sharedKey's members are written by every worker, with ZADD GT or LT
 // only: the highest (lowest) score wins whatever the order, so the final
 // state is Redis's though the replies depend on the interleaving.
+// incrKey's members are incremented by every worker (ZINCRBY), which
+// adds up in any order too.
 var (
 	concKeys  = []string{"conc:a", "conc:b"}
 	sharedKey = "conc:shared"
+	incrKey   = "conc:incr"
 )
 
 // concWorker is one client of the concurrent phase: it writes only its
@@ -30,7 +33,7 @@ type concWorker struct {
 	gen     *clusterGen
 	rng     *rand.Rand
 	cmds    [][]string
-	shared  []bool // cmds[i] writes sharedKey: its reply is not compared
+	shared  []bool // cmds[i] writes sharedKey or incrKey: its reply is not compared
 	replies [][]byte
 	err     error
 }
@@ -50,6 +53,12 @@ func (w *concWorker) next() []string {
 		flag := []string{"GT", "LT"}[i%2]
 		return []string{"ZADD", sharedKey, flag, "CH", strconv.FormatFloat(geo.Encode(p.lon, p.lat), 'f', -1, 64),
 			fmt.Sprintf("s:m%d", i)}
+	}
+	if w.rng.IntN(100) < 10 {
+		// Steps from 1 to 2^36 (a jump of shards), all positive so the
+		// sum stays a position.
+		step := []string{"1", "3", "1048576", "68719476736"}[w.rng.IntN(4)]
+		return []string{"ZINCRBY", incrKey, step, fmt.Sprintf("i:m%d", w.rng.IntN(10))}
 	}
 	switch n := w.rng.IntN(100); {
 	case n < 55: // a move, usually across a border: a handoff
@@ -94,7 +103,7 @@ func (w *concWorker) run(n int) {
 		}
 		replies, err := w.conn.pipeline(cmds)
 		for _, c := range cmds {
-			w.shared = append(w.shared, c[1] == sharedKey)
+			w.shared = append(w.shared, c[1] == sharedKey || c[1] == incrKey)
 		}
 		w.cmds = append(w.cmds, cmds...)
 		w.replies = append(w.replies, replies...)
@@ -157,7 +166,7 @@ func (s *clusterStream) concurrentPhase(seed uint64, n int) {
 			}
 		}
 	}
-	for _, k := range append(concKeys, sharedKey) {
+	for _, k := range append(concKeys, sharedKey, incrKey) {
 		s.compareKey(seed, k)
 	}
 }
