@@ -34,6 +34,7 @@ var clusterBuilders = []builder{
 	{"ZADD", 50, (*cmdGen).zadd},
 	{"ZREM", 30, (*cmdGen).zrem},
 	{"ZINCRBY", 30, func(g *cmdGen, bad bool) []string { return (&clusterGen{g}).zincrby(bad) }},
+	{"ZADD-INCR", 20, func(g *cmdGen, bad bool) []string { return (&clusterGen{g}).zaddIncr(bad) }},
 	{"ZSCORE", 25, (*cmdGen).zscore},
 	{"ZMSCORE", 20, (*cmdGen).zmscore},
 	{"ZCARD", 20, (*cmdGen).zcard},
@@ -164,6 +165,28 @@ func (g *clusterGen) zincrby(bad bool) []string {
 		incr = v.pick(badScores)
 	}
 	return []string{"ZINCRBY", g.geoKey(), incr, v.addedMember()}
+}
+
+// zaddIncr is ZADD ... INCR with any of its flags: the increment's
+// conditional write decides NX, XX, GT and LT at the shard.
+func (g *clusterGen) zaddIncr(bad bool) []string {
+	v := &g.v
+	args := []string{"ZADD", g.geoKey()}
+	if v.chance(0.3) {
+		args = append(args, v.randCase(v.pick([]string{"NX", "XX"})))
+	}
+	if v.chance(0.3) {
+		args = append(args, v.randCase(v.pick([]string{"GT", "LT"})))
+	}
+	if v.chance(0.3) {
+		args = append(args, v.randCase("CH"))
+	}
+	incr := g.zincrby(false)
+	args = append(args, v.randCase("INCR"), incr[2], incr[3])
+	if bad {
+		args = append(args, "1", v.member()) // INCR takes one pair only
+	}
+	return args
 }
 
 func (g *clusterGen) zcount(bad bool) []string {
