@@ -45,6 +45,9 @@ var clusterBuilders = []builder{
 	{"EXISTS", 12, (*cmdGen).exists},
 	{"TYPE", 12, (*cmdGen).typ},
 	{"RENAME", 5, (*cmdGen).rename},
+	{"UNLINK", 3, (*cmdGen).unlink},
+	{"KEYS", 6, (*cmdGen).keys},
+	{"DBSIZE", 6, (*cmdGen).dbsize},
 }
 
 var clusterTotalWeight = func() int {
