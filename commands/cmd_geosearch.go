@@ -19,34 +19,15 @@ func init() {
 		&command{name: "georadiusbymember", arity: -5, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: bymember, aloneIf: radiusStoreAlone},
 		&command{name: "georadiusbymember_ro", arity: -5, flags: []string{"readonly"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: bymemberRO},
 		&command{name: "geosearch", arity: -7, flags: []string{"readonly"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: search},
-		&command{name: "geosearchstore", arity: -8, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 2, keyStep: 1, handler: searchStore, aloneIf: storeAlone},
+		&command{name: "geosearchstore", arity: -8, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 2, keyStep: 1, handler: searchStore, aloneIf: mapsAlone},
 	)
 }
 
-// storeAlone: a search that stores replaces its destination key, and a
-// string or a TTL of that name with it, which live in maps only a command
-// holding the keyspace alone changes. In cluster mode the search and the
-// store are remote calls, and with the keyspace alone every command on
-// the node would wait for them: there the command runs shared unless one
-// of its words names a string or a key with a TTL (which word is the
-// destination is not parsed yet).
-func storeAlone(e *Engine, c *Client, args [][]byte) bool {
-	if !e.Router().Clustered() {
-		return true
-	}
-	d := e.dbs[c.db]
-	for _, a := range args[1:] {
-		if _, str := d.strings[string(a)]; str || d.hasTTL(a) {
-			return true
-		}
-	}
-	return false
-}
-
-// radiusStoreAlone is storeAlone for GEORADIUS*, which store only with
-// STORE or STOREDIST.
+// radiusStoreAlone is mapsAlone for GEORADIUS*, which write only with
+// STORE or STOREDIST: a search that stores replaces its destination key
+// (which word that is, is not parsed yet).
 func radiusStoreAlone(e *Engine, c *Client, args [][]byte) bool {
-	return hasStore(args) && storeAlone(e, c, args)
+	return hasStore(args) && mapsAlone(e, c, args)
 }
 
 // hasStore reports whether a GEORADIUS* command will write a key.

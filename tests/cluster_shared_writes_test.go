@@ -76,7 +76,8 @@ func TestClusterZremCost(t *testing.T) {
 
 // TestClusterSharedWritesHungNode (issue 12, target 4): ZREM asks every
 // node where the member is and deletes it on its shard's holders, ZINCRBY
-// reads every node and writes the sum, GEOSEARCHSTORE searches and writes.
+// reads every node and writes the sum, DEL drops a key on every node,
+// GEOSEARCHSTORE searches and writes.
 // They used to run with the keyspace held alone, so while a SIGSTOPped
 // node's calls waited out their 1 s timeout (before health checks found
 // it hung), every command through the node, PING too, waited behind each.
@@ -97,6 +98,13 @@ func TestClusterSharedWritesHungNode(t *testing.T) {
 		}},
 		{"ZINCRBY", func(ctx context.Context, c *redis.Client, i int) (string, error) {
 			return "", c.ZIncrBy(ctx, "counters", 1, fmt.Sprint("m", i%4)).Err()
+		}},
+		{"DEL", func(ctx context.Context, c *redis.Client, i int) (string, error) {
+			n, err := c.Del(ctx, fmt.Sprint("gone:", i)).Result()
+			if err == nil && n != 0 {
+				return fmt.Sprintf("DEL gone:%d = %d, want 0", i, n), nil
+			}
+			return "", err
 		}},
 		{"GEOSEARCHSTORE", func(ctx context.Context, c *redis.Client, i int) (string, error) {
 			return "", c.GeoSearchStore(ctx, "drivers", fmt.Sprint("near:", i%4), &redis.GeoSearchStoreQuery{
