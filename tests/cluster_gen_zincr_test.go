@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"testing"
+	"time"
 
 	"geoshard/geo"
 )
@@ -22,6 +23,7 @@ import (
 func TestClusterZincrbyAcrossShards(t *testing.T) {
 	ref := dialRaw(t, startRedis(t))
 	tc := startCluster(t, 3, "--regions", clusterMap(t))
+	tableStill(t, tc, 2*time.Second, 60*time.Second) // a write during a move may be refused
 	// The centre of cell (0, 0), of every cell and of a point outside the
 	// grid (the catch-all).
 	from := geo.Encode(4.775, 52.285)
