@@ -13,6 +13,10 @@ import (
 type parser struct {
 	args [][]byte
 	bad  string
+	// older is the sender's table version when older than the table the
+	// command is served with (a read, readsOlder): only shards that table
+	// holds whole may be read. 0: the same version.
+	older int64
 }
 
 func (p *parser) str() string {
@@ -76,8 +80,11 @@ func (p *parser) checkShard(t *Table, n int64) shard.ID {
 		p.fail("bad shard " + itoa(n))
 		return 0
 	}
-	if !t.Holds(shard.ID(n)) {
+	switch {
+	case !t.Holds(shard.ID(n)):
 		p.fail(errNotOwnerPrefix + " shard " + itoa(n))
+	case p.older != 0 && !t.Whole(shard.ID(n)):
+		p.fail(versionRefusal(t.Version, p.older)) // the sender refreshes (admit)
 	}
 	return shard.ID(n)
 }
@@ -137,7 +144,7 @@ func (p *parser) ok(w Replier) bool {
 	if p.bad == "" {
 		return true
 	}
-	if strings.HasPrefix(p.bad, errNotOwnerPrefix) {
+	if strings.HasPrefix(p.bad, errNotOwnerPrefix) || strings.HasPrefix(p.bad, errVersionPrefix) {
 		w.Error(p.bad)
 	} else {
 		w.Error("ERR internal command: " + p.bad)

@@ -94,6 +94,12 @@ func (t *Table) ReplicaGone(id shard.ID) bool { return int(id) < len(t.gone) && 
 // primary or as its replica.
 func (t *Table) Holds(id shard.ID) bool { return int(id) < len(t.held) && t.held[id] }
 
+// Whole reports whether this process keeps all of the shard's copies: as
+// its primary, or as its replica once filled.
+func (t *Table) Whole(id shard.ID) bool {
+	return int(id) < len(t.held) && (t.local[id] || t.held[id] && t.filled[id])
+}
+
 // ReplicaLocal reports whether this process is the shard's replica.
 func (t *Table) ReplicaLocal(id shard.ID) bool {
 	return int(id) < len(t.held) && t.held[id] && !t.local[id]

@@ -3,7 +3,6 @@ package tests
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -19,13 +18,11 @@ import (
 // no error, and the nodes logged "GEOSHARD.NEAREST: routing table out of
 // date: GSVERSION table version 204, request 203". A planned move loses no
 // copy, so a search may be slow or refused meanwhile but never short of
-// an acknowledged member without saying so.
+// an acknowledged member without saying so. Peers refused a read made
+// with another table version and the sender's refresh lagged: 4 of 2,694
+// searches short with four tries; a node now serves a sender with an
+// older table the shards it holds whole (cluster.readsOlder): 0 of 5,744.
 func TestClusterSearchDuringRebalance(t *testing.T) {
-	if os.Getenv("GEOSHARD_RUN_KNOWN") == "" {
-		t.Skip("known: while a joining node takes shards (a table every 200 ms step), 3-6 of ~2,500 " +
-			"whole-grid searches through a 290-shard cluster answer without some members, no error " +
-			"(peers refuse other table versions, refreshes take up to 245 ms); GEOSHARD_RUN_KNOWN=1 runs it")
-	}
 	const side, members = 17, 300 // 289 cells and the catch-all
 	tc := &testCluster{t: t, etcd: startEtcdProc(t), name: strings.ReplaceAll(t.Name(), "/", "-"),
 		extra: []string{"--regions", clusterGridMap(t, side), "--fanout-timeout", "5000"},
