@@ -27,12 +27,7 @@ func TestClusterKindLookupHungNode(t *testing.T) {
 	defer cancel()
 	a, b := tc.nodes["a"].c, tc.nodes["b"].c
 	kindKeys(t, ctx, a, b)
-	pc := redis.NewClient(&redis.Options{Addr: a.Options().Addr, Protocol: 2, DisableIdentity: true,
-		PoolSize: 128, MinIdleConns: 16, ReadTimeout: 10 * time.Second, MaxRetries: -1})
-	defer pc.Close()
-	if err := pc.Ping(ctx).Err(); err != nil {
-		t.Fatal(err)
-	}
+	pc := pingClient(t, ctx, a)
 	resume := hungPeer(t, tc.nodes["c"])
 	var wg sync.WaitGroup
 	var pings []time.Duration
@@ -210,6 +205,19 @@ func setsWhile(ctx context.Context, c *redis.Client, d time.Duration) (out kindL
 		time.Sleep(time.Millisecond)
 	}
 	return out
+}
+
+// pingClient is a client of c's node for openLoopPings: a pool as large
+// as the PINGs that may wait at once, no retries.
+func pingClient(t *testing.T, ctx context.Context, c *redis.Client) *redis.Client {
+	t.Helper()
+	pc := redis.NewClient(&redis.Options{Addr: c.Options().Addr, Protocol: 2, DisableIdentity: true,
+		PoolSize: 128, MinIdleConns: 16, ReadTimeout: 10 * time.Second, MaxRetries: -1})
+	t.Cleanup(func() { pc.Close() })
+	if err := pc.Ping(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	return pc
 }
 
 // openLoopPings sends a PING every interval for d through c, each on its

@@ -131,14 +131,9 @@ func writesWhileHung(t *testing.T, tc *testCluster, ds []*redis.GeoLocation,
 	op func(ctx context.Context, c *redis.Client, i int) (string, error)) (wrong []string) {
 	const window = 2500 * time.Millisecond
 	a := tc.nodes["a"].c
-	pc := redis.NewClient(&redis.Options{Addr: a.Options().Addr, Protocol: 2, DisableIdentity: true,
-		PoolSize: 128, MinIdleConns: 16, ReadTimeout: 10 * time.Second, MaxRetries: -1})
-	defer pc.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if err := pc.Ping(ctx).Err(); err != nil {
-		t.Fatal(err)
-	}
+	pc := pingClient(t, ctx, a)
 	resume := hungPeer(t, tc.nodes["c"])
 	var wg sync.WaitGroup
 	var pings []time.Duration
