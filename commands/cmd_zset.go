@@ -1,8 +1,6 @@
 package commands
 
 import (
-	"math"
-
 	"geoshard/geo"
 	"geoshard/router"
 )
@@ -118,35 +116,16 @@ func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f router.AddFla
 	}
 	k := c.key(key)
 	if incr {
-		// The command holds the keyspace alone (zaddIncr), so the score
-		// read here is still current when it is written back.
-		member := string(pairs[1])
-		score := scores[0]
-		cur, exists, err := e.Router().TryScore(k, member)
-		if tryAgain(c, err) {
-			return // cluster mode: incrementing from nothing would lose the score
-		}
+		score, ok, nan, err := e.Router().TryIncr(k, string(pairs[1]), scores[0], f)
 		switch {
-		case f.NX && exists, f.XX && !exists:
+		case tryAgain(c, err): // cluster mode: not incremented
+		case nan:
+			c.W.Error(errNaNScore)
+		case !ok:
 			c.W.Null()
-			return
-		case exists:
-			score += cur
-			if math.IsNaN(score) {
-				c.W.Error(errNaNScore)
-				return
-			}
-			if (f.GT && score <= cur) || (f.LT && score >= cur) {
-				c.W.Null()
-				return
-			}
+		default:
+			writeScore(c, score)
 		}
-		// The router stores -0 as Redis would.
-		if _, _, err := e.Router().TryAdd(k, member, score, router.AddFlags{}); err != nil {
-			c.W.Error("TRYAGAIN " + err.Error())
-			return
-		}
-		writeScore(c, score)
 		return
 	}
 	e.addAll(c, k, func(j int) []byte { return pairs[2*j+1] }, scores, f, ch)

@@ -23,10 +23,11 @@ import (
 var ErrStaleCopy = errors.New("member's copy changed since this node cached it")
 
 // PutLocalIf is PutLocal for a writer that expects the member's copy in
-// shard id to have stamp expect (0: no expectation). Primary and replica
-// both judge, so a refused write is stored nowhere; a replica still being
-// filled may refuse what its primary took, and the writer then writes
-// again unconditionally.
+// shard id to have stamp expect (0: no expectation; below 0: no live copy,
+// shard.Shard.PutIf). A position's primary and replica both judge, so a
+// refused write is stored nowhere; a replica still being filled may refuse
+// what its primary took, and the writer then writes again
+// unconditionally. An increment's primary judges alone (putDecided).
 func (r *Router) PutLocalIf(id shard.ID, k shard.Key, e shard.Entry, expect int64) error {
 	if expect != 0 {
 		if !r.shards[id].PutIf(k, e, expect) {

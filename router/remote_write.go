@@ -60,7 +60,7 @@ func (r *Router) TryAdd(k shard.Key, member string, score float64, f AddFlags) (
 		added, changed = r.Add(k, member, score, f)
 		return added, changed, nil
 	}
-	return r.addCluster(k, member, score, f)
+	return r.addCluster(k, member, score, f, nil)
 }
 
 // addCluster is Add when members may live on other nodes: the current
@@ -68,7 +68,7 @@ func (r *Router) TryAdd(k shard.Key, member string, score float64, f AddFlags) (
 // It fails, changing nothing, when the new copy cannot be stored. No lock
 // others need is held across its remote calls: only this member's
 // other writes through this node wait for it (hold).
-func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlags) (added, changed bool, err error) {
+func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlags, inc *increment) (added, changed bool, err error) {
 	release := r.hold(k, member)
 	defer release()
 	g, st := r.lockMember(k, member, true)
@@ -77,20 +77,25 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	cur, exists := st.owner.get(member)
 	big := g.big.Load()
 	st.mu.Unlock()
-	fromCache := exists && cur.stamp >= cut
+	// An increment sums over the shard's copy, never the cache's.
+	fromCache := exists && cur.stamp >= cut && inc == nil
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	var e shard.Entry
 	var to shard.ID
 	for attempt := 0; ; attempt++ {
 		if !fromCache {
-			cur, exists = r.lookUp(k, member, cut, cur, exists, e.Stamp)
+			if inc == nil {
+				cur, exists = r.lookUp(k, member, cut, cur, exists, e.Stamp)
+			} else if cur, exists, err = inc.read(r, k, member, cut); err != nil {
+				return false, false, err
+			}
 			if exists && cur.stamp >= stamp {
 				stamp = r.stamp() // observed a newer stamp from another clock
 			}
 		}
 		live := exists && cur.stamp >= cut
-		if flagsRefuse(f, live, score, cur) {
+		if inc != nil && !inc.apply(&score, live, cur) || flagsRefuse(f, live, score, cur) {
 			return false, false, nil
 		}
 		if score == 0 && !big {
@@ -100,6 +105,14 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		to = r.place(cur.shard, live, e.Lon, e.Lat)
 		if err = r.handoffAway(r.cl.View(), cur.shard, to, live); err != nil {
 			break // the old copy could not be deleted everywhere (away_deletes.go)
+		}
+		if inc != nil {
+			err = r.putDecided(ctx, to, k, e, inc.expect(live, cur, to, cut))
+			if errors.Is(err, ErrStaleCopy) && attempt < incrAttempts {
+				stamp = r.stamp()
+				continue
+			}
+			break
 		}
 		// The cache is confirmed by the shard it names (owner_check.go).
 		var expect int64

@@ -22,7 +22,7 @@ type AddFlags struct {
 // Every write refreshes the member's timestamp, even when the score stays.
 func (r *Router) Add(k shard.Key, member string, score float64, f AddFlags) (added, changed bool) {
 	if r.cl != nil {
-		added, changed, _ = r.addCluster(k, member, score, f) // TryAdd reports the error
+		added, changed, _ = r.addCluster(k, member, score, f, nil) // TryAdd reports the error
 		return added, changed
 	}
 	// One hash of the member serves the stripe, the owner table and the

@@ -49,13 +49,15 @@ func (s *Shard) PutNewerHash(k Key, e Entry, h uint64) bool {
 }
 
 // PutIf stores e only while the member's copy here has stamp expect: the
-// writer's cached view of the member is then current. It reports whether
-// e was stored.
+// writer's cached view of the member is then current. A negative expect
+// asks for no copy stamped -expect or later (none live: an increment of a
+// member it found nowhere). It reports whether e was stored.
 func (s *Shard) PutIf(k Key, e Entry, expect int64) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.setFor(k)
-	if it, ok := st.get(e.Member); !ok || it.stamp != expect {
+	it, ok := st.get(e.Member)
+	if expect < 0 && ok && it.stamp >= -expect || expect >= 0 && (!ok || it.stamp != expect) {
 		return false
 	}
 	st.put(e)

@@ -1,0 +1,161 @@
+package router
+
+// Increments (ZINCRBY, ZADD INCR). A single node reads the score and
+// writes the sum with the keyspace held alone. In cluster mode two nodes
+// may increment one member at once, each reading the copy and writing its
+// sum: the write is conditional on the copy it read still being the
+// shard's, decided by the shard's primary alone, and starts again from a
+// fresh read when another node's write came first, so that no increment
+// is lost (TestClusterZincrbyThroughTwoNodes).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"geoshard/shard"
+)
+
+// incrAttempts bounds how often an increment through this node starts
+// again because another node changed the member between its read and its
+// write; past it the client hears -TRYAGAIN, nothing written.
+const incrAttempts = 16
+
+// increment is the write of an increment: the new score is the copy's
+// score plus by, computed again from every copy the write reads, and
+// checked against NX, XX, GT and LT in Redis's order.
+type increment struct {
+	by      float64
+	f       AddFlags
+	score   float64 // the score written
+	nan     bool    // the sum is not a number: nothing written
+	refused bool    // NX, XX, GT or LT refused it: nothing written
+}
+
+// apply sets *score to the sum over the member's current copy (by alone
+// for a member that has none) and reports whether it may be written.
+func (inc *increment) apply(score *float64, live bool, cur slot) bool {
+	if inc.f.NX && live || inc.f.XX && !live {
+		inc.refused = true
+		return false
+	}
+	*score = inc.by
+	if live {
+		*score += cur.score
+	}
+	if math.IsNaN(*score) {
+		inc.nan = true
+		return false
+	}
+	if live && (inc.f.GT && !(*score > cur.score) || inc.f.LT && !(*score < cur.score)) {
+		inc.refused = true
+		return false
+	}
+	inc.score = *score
+	return true
+}
+
+// expect is the condition the sum is written under in shard to: the copy
+// it was made from, or no live copy at all (shard.Shard.PutIf). A sum that
+// moves a geo member to another shard is written unconditionally: its old
+// copy is in another shard, which a put to this one cannot check (a limit,
+// docs/CLUSTER.md).
+func (inc *increment) expect(live bool, cur slot, to shard.ID, cut int64) int64 {
+	switch {
+	case live && to == cur.shard:
+		return cur.stamp
+	case live:
+		return 0
+	case cut > 0:
+		return -cut
+	}
+	return -1
+}
+
+// read finds the member's newest copy on every node for an increment.
+// Unlike a write of a whole score, an increment that found no copy while a
+// shard could not be read stops: starting from nothing would lose the
+// score (as TryScore).
+func (inc *increment) read(r *Router, k shard.Key, member string, cut int64) (slot, bool, error) {
+	cur, exists, err := r.findMember(k, member, cut)
+	if err != nil {
+		r.remoteFailed("get", err)
+		if !exists {
+			return cur, false, fmt.Errorf("member %q could not be read (%w); not incremented", member, err)
+		}
+	}
+	return cur, exists, nil
+}
+
+// TryIncr adds by to member's score (ZINCRBY, ZADD INCR) and returns the
+// new score; ok is false when NX, XX, GT or LT refused the write, or the
+// sum is not a number (nan). The engine holds the keyspace alone for the
+// command, so in a single node the read and the write are one step.
+func (r *Router) TryIncr(k shard.Key, member string, by float64, f AddFlags) (score float64, ok, nan bool, err error) {
+	inc := &increment{by: by, f: f}
+	if r.cl == nil {
+		cur, exists := r.Score(k, member)
+		if !inc.apply(&score, exists, slot{score: cur}) {
+			return 0, false, inc.nan, nil
+		}
+		r.Add(k, member, score, AddFlags{})
+		return score, true, false, nil
+	}
+	if _, _, err := r.addCluster(k, member, 0, AddFlags{}, inc); err != nil || inc.nan || inc.refused {
+		return 0, false, inc.nan, err
+	}
+	return inc.score, true, false, nil
+}
+
+// putDecided stores e in shard to under condition expect, decided by the
+// shard's primary alone; the replica then takes the decided copy, newest
+// wins, as batched writes do (remote_batch_replica.go). Primary and
+// replica judging in parallel (putChecked) could each take a different
+// node's increment, after which their stamps differ and every later
+// expectation is refused by one of them.
+func (r *Router) putDecided(ctx context.Context, to shard.ID, k shard.Key, e shard.Entry, expect int64) error {
+	v := r.cl.View()
+	p := v.Peer(to)
+	local, rp, _ := v.ReplicaOf(to)
+	switch {
+	case !v.Local(to) && p == nil:
+		return errShardDown
+	case !local && rp == nil && replicaGone(v, to):
+		return errReplicaGone
+	}
+	err := r.onPrimary(ctx, v, to, p, func(s *shard.Shard) error {
+		return r.pinned(v, func() error {
+			if !s.PutIf(k, e, expect) {
+				return ErrStaleCopy
+			}
+			return nil
+		})
+	}, func(ctx context.Context, p Peer) error {
+		return p.PutIf(ctx, to, k, e, expect)
+	})
+	if errors.Is(err, ErrStale) {
+		r.cl.Refresh(ctx)
+		return ErrStaleCopy // read again under the view in force
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case local:
+		err = r.pinned(v, func() error { r.shards[to].PutNewer(k, e); return nil })
+	case rp != nil:
+		err = rp.Put(ctx, to, k, e)
+	}
+	if errors.Is(err, ErrStale) {
+		// The view changed since the primary took it: the decided copy
+		// goes to primary and replica of the view in force.
+		err = r.onShardWrite(ctx, to, func(s *shard.Shard) error {
+			s.PutNewer(k, e)
+			return nil
+		}, func(ctx context.Context, p Peer) error {
+			return p.Put(ctx, to, k, e)
+		})
+	}
+	return err
+}
