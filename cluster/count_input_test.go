@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"encoding/binary"
 	"slices"
 	"testing"
 	"time"
@@ -14,10 +15,7 @@ import (
 func serveWords(t *testing.T, r *router.Router, tb *Table, name string, words ...string) *wordReplier {
 	t.Helper()
 	w := &wordReplier{}
-	args := make([][]byte, len(words))
-	for i, s := range words {
-		args[i] = []byte(s)
-	}
+	args := byteWords(words)
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -30,9 +28,10 @@ func serveWords(t *testing.T, r *router.Router, tb *Table, name string, words ..
 }
 
 // TestInternalArrivals: the owner notice's trailing shard records a mark
-// (an old frame, without it, records none; a bad shard is refused), COUNTM
-// answers the marks with its count, and LEFT counts the old copies the
-// marks point to, as the count counted them.
+// (an old frame, without it, records none; a bad shard is refused), and
+// COUNTM answers its count, the copies of each member asked it counted,
+// the members it names (the marked one) and that it named them all; a
+// malformed word of members asked is refused.
 func TestInternalArrivals(t *testing.T) {
 	r := router.New(router.Config{PositionTTL: time.Minute})
 	tb := testTable(3)
@@ -58,43 +57,65 @@ func TestInternalArrivals(t *testing.T) {
 	if want := []router.Arrival{{Member: "n", From: 0, Stamp: base + 300}}; !slices.Equal(marks, want) || !whole {
 		t.Fatalf("marks %v (whole %v), want %v", marks, whole, want)
 	}
-	for _, m := range []string{"m", "n"} {
-		if w := serveWords(t, r, tb, "geoshard.put", "0", "0", "k", m, "5", at(100)); w.err != "" {
-			t.Fatal(w.err)
-		}
+	if w := serveWords(t, r, tb, "geoshard.put", "0", "0", "k", "m", "5", at(100)); w.err != "" {
+		t.Fatal(w.err)
 	}
-	w := serveWords(t, r, tb, "geoshard.countm", "0", "k", "0", "-inf", "0", "+inf", "0", "0", "1", "2")
-	if got, err := decodeMarksWire(string(w.bulk)); w.err != "" || err != nil || !slices.Equal(got, marks) || w.n != 1 {
-		t.Errorf("COUNTM: marks %v (%v, %q), whole %d; want %v, 1", got, err, w.err, w.n, marks)
+	word := func(ms ...string) string { return string(appendMembersWire(nil, ms)) }
+	newest := func(flag byte, stamp int64) string {
+		return string(binary.LittleEndian.AppendUint64([]byte{flag}, uint64(stamp)))
 	}
-	mark := func(stamp int64) string {
-		return string(appendMarksWire(nil, []router.Arrival{{Member: "m", From: 0, Stamp: stamp}}))
-	}
-	// n's copy is one the owner notice told this node is superseded:
-	// COUNTM left it out, and LEFT must not take it off again.
 	for _, c := range []struct {
 		name  string
 		words []string
-		want  int64
-		err   bool
+		want  []any // the answer's words; nil: an error
 	}{
-		{"older copy in range", []string{"0", "k", "0", "-inf", "0", "+inf", "0", mark(base + 300)}, 1, false},
-		{"copy not older", []string{"0", "k", "0", "-inf", "0", "+inf", "0", mark(base + 100)}, 0, false},
-		{"copy expired", []string{"0", "k", at(101), "-inf", "0", "+inf", "0", mark(base + 300)}, 0, false},
-		{"copy out of range", []string{"0", "k", "0", "5", "1", "+inf", "0", mark(base + 300)}, 0, false},
-		{"copy known superseded", []string{"0", "k", "0", "-inf", "0", "+inf", "0",
-			string(appendMarksWire(nil, []router.Arrival{{Member: "n", From: 0, Stamp: base + 300}}))}, 0, false},
-		{"no such member", []string{"0", "k", "0", "-inf", "0", "+inf", "0",
-			string(appendMarksWire(nil, []router.Arrival{{Member: "x", From: 0, Stamp: base + 300}}))}, 0, false},
-		{"cut short", []string{"0", "k", "0", "-inf", "0", "+inf", "0", mark(base + 300)[:5]}, 0, true},
-		{"shard not held", []string{"0", "k", "0", "-inf", "0", "+inf", "0",
-			string(appendMarksWire(nil, []router.Arrival{{Member: "m", From: 7, Stamp: base + 300}}))}, 0, true},
-		{"words after", []string{"0", "k", "0", "-inf", "0", "+inf", "0", mark(base + 300), "1"}, 0, true},
-		{"no marks word", []string{"0", "k", "0", "-inf", "0", "+inf", "0"}, 0, true},
+		{"nothing asked", []string{"0", "k", "0", "-inf", "0", "+inf", "0", word(), "0", "1", "2"},
+			[]any{int64(1), "", word("n"), int64(1)}},
+		{"asked", []string{"0", "k", "0", "-inf", "0", "+inf", "0", word("x", "m"), "0", "1", "2"},
+			[]any{int64(0), "\x00" + newest(1, base+100), word("n"), int64(1)}},
+		{"out of range", []string{"0", "k", "0", "5", "1", "+inf", "0", word("m"), "0", "1", "2"},
+			[]any{int64(0), newest(2, base+100), word("n"), int64(1)}},
+		{"expired", []string{"0", "k", at(101), "-inf", "0", "+inf", "0", word("m"), "0", "1", "2"},
+			[]any{int64(0), "\x00", word("n"), int64(1)}},
+		{"other shards", []string{"0", "k", "0", "-inf", "0", "+inf", "0", word("m"), "1", "2"},
+			[]any{int64(0), "\x00", word("n"), int64(1)}},
+		{"cut short", []string{"0", "k", "0", "-inf", "0", "+inf", "0", word("m")[:1], "0"}, nil},
+		{"no word", []string{"0", "k", "0", "-inf", "0", "+inf", "0"}, nil},
 	} {
-		w := serveWords(t, r, tb, "geoshard.left", c.words...)
-		if (w.err != "") != c.err || !c.err && w.n != c.want {
-			t.Errorf("LEFT %s: %d (error %q), want %d (error %v)", c.name, w.n, w.err, c.want, c.err)
+		w := &listReplier{}
+		serveInternal(r, "geoshard.countm", tb, &parser{args: byteWords(c.words)}, w)
+		if c.want == nil {
+			if w.err == "" {
+				t.Errorf("COUNTM %s: answered %v, want an error", c.name, w.words)
+			}
+			continue
+		}
+		if w.err != "" || !slices.Equal(w.words, c.want) {
+			t.Errorf("COUNTM %s: %q (error %q), want %q", c.name, w.words, w.err, c.want)
 		}
 	}
+	// The count of the code before, for nodes that still send it.
+	if w := serveWords(t, r, tb, "geoshard.count", "0", "k", "0", "-inf", "0", "+inf", "0", "0", "1", "2"); w.n != 1 {
+		t.Errorf("COUNT: %d (error %q), want 1", w.n, w.err)
+	}
 }
+
+func byteWords(words []string) [][]byte {
+	out := make([][]byte, len(words))
+	for i, s := range words {
+		out[i] = []byte(s)
+	}
+	return out
+}
+
+// listReplier keeps every word of an answer.
+type listReplier struct {
+	words []any
+	err   string
+}
+
+func (l *listReplier) Array(int)           {}
+func (l *listReplier) BulkString(s string) { l.words = append(l.words, s) }
+func (l *listReplier) Bulk(b []byte)       { l.words = append(l.words, string(b)) }
+func (l *listReplier) Int(n int64)         { l.words = append(l.words, n) }
+func (l *listReplier) Error(msg string)    { l.err = msg }

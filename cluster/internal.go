@@ -107,8 +107,6 @@ func serveInternal(r *router.Router, name string, t *Table, p *parser, w Replier
 		internalRange(r, t, p, w)
 	case "geoshard.count", "geoshard.countm":
 		internalCount(r, t, p, w, name == "geoshard.countm")
-	case "geoshard.left":
-		internalLeft(r, t, p, w)
 	case "geoshard.getput":
 		internalGetPut(r, t, p, w)
 	case "geoshard.putmany":

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -19,23 +20,39 @@ import (
 // too, stays as it is.
 type PeerCounter interface {
 	// Count returns how many copies of k the node's shards ids hold with
-	// a score within [min, max] and a stamp not older than cut (as
-	// CountLocal), and the node's arrival marks of k (ArrivalsLocal).
-	Count(ctx context.Context, ids []shard.ID, k shard.Key, min, max Bound, cut int64) (CountReply, error)
-	// Left returns how many of the old copies marks point to the node's
-	// shards hold and Count counted (as LeftLocal).
-	Left(ctx context.Context, k shard.Key, min, max Bound, cut int64, marks []Arrival) (int64, error)
+	// a score within [min, max] and a stamp not older than cut, members
+	// asked aside, with the newest copy of each of those (as CountLocal),
+	// and the members that may have two copies (CountNamesLocal).
+	Count(ctx context.Context, ids []shard.ID, k shard.Key, min, max Bound, cut int64, asked []string) (CountReply, error)
 }
 
 // CountReply is one node's part of a count.
 type CountReply struct {
 	N     int64
-	Marks []Arrival
-	Whole bool // false: the node dropped marks that may matter (maxArrivals)
+	Asked []Newest // per member asked, its newest copy on the node
+	Names []string // members with a write in flight or a lost delete's mark
+	Whole bool     // false: the node cannot name them all (too many)
+}
+
+// Newest is a member's newest copy not older than a count's cut, and
+// whether its score is within the count's range.
+type Newest struct {
+	Found, In bool
+	Stamp     int64
+}
+
+func (n *Newest) keep(o Newest) {
+	if o.Found && (!n.Found || o.Stamp > n.Stamp || o.Stamp == n.Stamp && o.In) {
+		*n = o
+	}
 }
 
 // errNoCount is a peer that cannot count (not one of cluster's peers).
 var errNoCount = errors.New("peer cannot count")
+
+// countRounds bounds the rounds of a count while writes keep naming new
+// members; past them it gathers the members (scanCluster).
+const countRounds = 3
 
 // TryCount returns how many members of k have a score within [min, max]
 // (ZCOUNT). In cluster mode it fails when some shard could not be counted;
@@ -50,129 +67,143 @@ func (r *Router) TryCount(k shard.Key, min, max Bound) (int, error) {
 
 // countCluster adds up every node's count of k's members within [min,
 // max]. Each shard is asked of the one node the view names for it, so a
-// copy is counted once per shard. A member with copies in two shards is a
-// handoff whose delete has not landed: if it failed, the handoff marked
-// the new copy (arrivals.go) and a second round takes the old copies the
-// marks point to off; the node holding an old copy may also know from its
-// owner cache that a newer copy exists and leave it out (both rounds ask
-// the same thing of it).
+// copy is counted once per shard. A member has copies in two shards only
+// while a handoff is out (the new copy goes first, then the old one is
+// deleted: the writing node holds the member meanwhile, hold) or after its
+// delete failed (a mark, arrivals.go). Each node names such members; when
+// some were named, the count is taken again with their names: each node
+// counts the others and answers the newest copy of each named member it
+// holds, and a named member counts when its newest copy of all is in
+// range. The node holding an old copy may also know from its owner cache
+// of the newer one and leave it out (CountLocal).
 func (r *Router) countCluster(k shard.Key, min, max Bound) (int, error) {
 	cut := r.minStamp(r.key(k, false), now())
 	ctx, cancel := r.callCtx()
 	defer cancel()
+	var asked []string
+	for range countRounds {
+		c, err := r.countRound(ctx, k, min, max, cut, asked)
+		if err != nil {
+			// The others' sum goes with the error: a key some live node
+			// holds exists (EXISTS, TYPE) even when another did not answer.
+			return int(c.N), r.readFailed("count", err)
+		}
+		if !c.Whole {
+			break
+		}
+		n := c.N
+		for _, nw := range c.Asked {
+			if nw.In {
+				n++
+			}
+		}
+		grown := false
+		for _, m := range c.Names {
+			if _, ok := slices.BinarySearch(asked, m); !ok {
+				asked, grown = append(asked, m), true
+			}
+		}
+		if !grown {
+			return int(n), nil
+		}
+		slices.Sort(asked)
+	}
+	// Too many members named, or new ones every round: gather the
+	// members and dedupe by name.
+	es, _, err := r.scanCluster(k, min, max, false, cut, math.MaxInt)
+	return len(es), err
+}
+
+// countRound asks every node for its count, its copies of the members
+// asked and the members it names, and sums them up.
+func (r *Router) countRound(ctx context.Context, k shard.Key, min, max Bound, cut int64, asked []string) (CountReply, error) {
 	var (
 		total atomic.Int64
 		mu    sync.Mutex
-		marks = map[arrivalRef]int64{}
-		whole = true
+		sum   = CountReply{Asked: make([]Newest, len(asked)), Whole: true}
+		names = map[string]struct{}{}
 	)
-	keep := func(ms []Arrival, all bool) {
+	keep := func(per []Newest, ns []string, whole bool) {
 		mu.Lock()
 		defer mu.Unlock()
-		whole = whole && all
-		for _, m := range ms {
-			ref := arrivalRef{m.Member, m.From}
-			if m.Stamp > marks[ref] {
-				marks[ref] = m.Stamp
-			}
+		sum.Whole = sum.Whole && whole
+		for i := 0; i < len(per) && i < len(sum.Asked); i++ {
+			sum.Asked[i].keep(per[i])
+		}
+		for _, m := range ns {
+			names[m] = struct{}{}
 		}
 	}
-	keep(r.ArrivalsLocal(k, cut))
 	err := r.onNodes(ctx, nil, func(ids []shard.ID) {
-		total.Add(r.CountLocal(ids, k, min, max, cut))
+		n, per := r.CountLocal(ids, k, min, max, cut, asked)
+		total.Add(n)
+		keep(per, nil, true)
 	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
 		pc, ok := p.(PeerCounter)
 		if !ok {
 			return unread(ids, errNoCount)
 		}
-		c, err := pc.Count(ctx, ids, k, min, max, cut)
+		c, err := pc.Count(ctx, ids, k, min, max, cut, asked)
 		total.Add(c.N)
-		keep(c.Marks, c.Whole || err != nil)
+		keep(c.Asked, c.Names, c.Whole || err != nil)
 		return unread(ids, err)
 	})
-	if err != nil {
-		// The others' sum goes with the error: a key some live node
-		// holds exists (EXISTS, TYPE) even when another did not answer.
-		return int(total.Load()), r.readFailed("count", err)
+	// This node's names last, after the others counted: a write through
+	// it that began before is named (hold outlasts the write).
+	ns, whole := r.CountNamesLocal(k, cut)
+	keep(nil, ns, whole)
+	sum.N = total.Load()
+	for m := range names {
+		sum.Names = append(sum.Names, m)
 	}
-	if !whole {
-		// A node dropped marks: gather the members and dedupe by name.
-		es, _, err := r.scanCluster(k, min, max, false, cut, math.MaxInt)
-		return len(es), err
-	}
-	n := total.Load()
-	if len(marks) > 0 {
-		left, err := r.countLeft(ctx, k, min, max, cut, marks)
-		n -= left
-		if err != nil {
-			return int(n), r.readFailed("count", err)
-		}
-	}
-	return int(n), nil
+	return sum, err
 }
 
-// countLeft asks the nodes of the shards marks point to how many of the
-// old copies they still hold and counted.
-func (r *Router) countLeft(ctx context.Context, k shard.Key, min, max Bound, cut int64,
-	marks map[arrivalRef]int64) (int64, error) {
-	byShard := map[shard.ID][]Arrival{}
-	var ids []shard.ID
-	for ref, s := range marks {
-		if int(ref.from) >= len(r.shards) {
-			continue
-		}
-		if _, ok := byShard[ref.from]; !ok {
-			ids = append(ids, ref.from)
-		}
-		byShard[ref.from] = append(byShard[ref.from], Arrival{Member: ref.member, From: ref.from, Stamp: s})
-	}
-	of := func(ids []shard.ID) []Arrival {
-		var out []Arrival
-		for _, id := range ids {
-			out = append(out, byShard[id]...)
-		}
-		return out
-	}
-	var left atomic.Int64
-	err := r.onNodes(ctx, ids, func(ids []shard.ID) {
-		left.Add(r.LeftLocal(k, min, max, cut, of(ids)))
-	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
-		pc, ok := p.(PeerCounter)
-		if !ok {
-			return unread(ids, errNoCount)
-		}
-		n, err := pc.Left(ctx, k, min, max, cut, of(ids))
-		left.Add(n)
-		return unread(ids, err)
-	})
-	return left.Load(), err
-}
+// MaxCountNames bounds the members a node names in a count (a few hundred
+// KB at most); past it the count gathers the members instead.
+const MaxCountNames = 4096
 
-// LeftLocal counts the old copies marks point to that this node holds and
-// CountLocal counts: in range, not older than cut, older than the mark.
-func (r *Router) LeftLocal(k shard.Key, min, max Bound, cut int64, marks []Arrival) int64 {
-	g := r.key(k, false)
-	var n int64
+// CountNamesLocal returns the members of k that may have two copies as
+// far as this node knows: a write of theirs is out through it, or a
+// handoff's delete did not land (arrivals.go). The bool is false when
+// it cannot name them all.
+func (r *Router) CountNamesLocal(k shard.Key, cut int64) ([]string, bool) {
+	marks, whole := r.ArrivalsLocal(k, cut)
+	names := make([]string, 0, len(marks))
 	for _, m := range marks {
-		if int(m.From) >= len(r.shards) {
-			continue
-		}
-		e, ok := r.shards[m.From].Get(k, m.Member)
-		if ok && e.Stamp >= cut && e.Stamp < m.Stamp && min.below(e.Score) && max.above(e.Score) &&
-			!r.supersededHere(g, m.From, e) {
-			n++
+		names = append(names, m.Member)
+	}
+	r.remote.inflightMu.Lock()
+	for ref := range r.remote.inflight {
+		if ref.k == k {
+			names = append(names, ref.member)
 		}
 	}
-	return n
+	r.remote.inflightMu.Unlock()
+	if len(names) > MaxCountNames {
+		return nil, false
+	}
+	return names, whole
 }
 
 // CountLocal counts the copies of k in local shards ids with a score
 // within [min, max] and a stamp not older than cut, leaving out a copy
 // when this node knows a newer one of the same member in another shard:
-// that copy is the member's current one and is counted where it is.
-func (r *Router) CountLocal(ids []shard.ID, k shard.Key, min, max Bound, cut int64) int64 {
+// that copy is the member's current one and is counted where it is. The
+// members asked are left out too: for each it returns its newest copy
+// here instead, whatever its score (a member's old copy in range does not
+// count when its newest copy is out of it).
+func (r *Router) CountLocal(ids []shard.ID, k shard.Key, min, max Bound, cut int64, asked []string) (int64, []Newest) {
 	g := r.key(k, false)
 	var n int64
+	var skip map[string]struct{}
+	if len(asked) > 0 {
+		skip = make(map[string]struct{}, len(asked))
+		for _, m := range asked {
+			skip[m] = struct{}{}
+		}
+	}
+	per := make([]Newest, len(asked))
 	for _, id := range ids {
 		if int(id) >= len(r.shards) {
 			continue
@@ -181,13 +212,18 @@ func (r *Router) CountLocal(ids []shard.ID, k shard.Key, min, max Bound, cut int
 			if !max.above(e.Score) {
 				return false
 			}
-			if min.below(e.Score) && !r.supersededHere(g, id, e) {
+			if _, ok := skip[e.Member]; !ok && min.below(e.Score) && !r.supersededHere(g, id, e) {
 				n++
 			}
 			return true
 		})
+		for i, m := range asked {
+			if e, ok := r.shards[id].Get(k, m); ok && e.Stamp >= cut {
+				per[i].keep(Newest{Found: true, In: min.below(e.Score) && max.above(e.Score), Stamp: e.Stamp})
+			}
+		}
 	}
-	return n
+	return n, per
 }
 
 // supersededHere reports whether the owner cache names a newer copy of
