@@ -18,9 +18,9 @@ import (
 
 var _ router.PeerArrivals = (*call)(nil)
 
-func (c *call) Count(ctx context.Context, ids []shard.ID, k shard.Key, min, max router.Bound, cut int64,
+func (c *call) Count(ctx context.Context, ids []shard.ID, k shard.Key, min, max router.Bound, cut, since int64,
 	asked []string) (router.CountReply, error) {
-	return c.p.count(ctx, c.pass, c.ver, ids, k, min, max, cut, asked)
+	return c.p.count(ctx, c.pass, c.ver, ids, k, min, max, cut, since, asked)
 }
 
 // Arrival is the owner notice with the shard the member left, whose old
@@ -35,8 +35,8 @@ func (c *call) Arrival(ctx context.Context, k shard.Key, member string, cp route
 // shards ids within [min, max], not older than cut, with its copies of
 // the members asked and the members it names.
 func (p *peer) count(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key,
-	min, max router.Bound, cut int64, asked []string) (router.CountReply, error) {
-	args := []any{itoa(int64(k.DB)), k.Name, itoa(cut),
+	min, max router.Bound, cut, since int64, asked []string) (router.CountReply, error) {
+	args := []any{itoa(int64(k.DB)), k.Name, itoa(cut), itoa(since),
 		ftoa(min.Score), boolArg(min.Exclusive), ftoa(max.Score), boolArg(max.Exclusive),
 		string(appendMembersWire(nil, asked))}
 	for _, id := range ids {
@@ -69,10 +69,14 @@ func (p *peer) count(ctx context.Context, pass string, ver int64, ids []shard.ID
 }
 
 // internalCount answers GEOSHARD.COUNT db key cut min minExcl max maxExcl
-// ids..., and COUNTM, which has the word of members asked before ids.
+// ids..., and COUNTM db key cut since min minExcl max maxExcl asked ids...
 func internalCount(r *router.Router, t *Table, p *parser, w Replier, names bool) {
 	k := p.key()
 	cut := p.int()
+	var since int64
+	if names {
+		since = p.int()
+	}
 	min := router.Bound{Score: p.float(), Exclusive: p.str() == "1"}
 	max := router.Bound{Score: p.float(), Exclusive: p.str() == "1"}
 	var asked []string
@@ -88,7 +92,7 @@ func internalCount(r *router.Router, t *Table, p *parser, w Replier, names bool)
 		w.Int(n)
 		return
 	}
-	ns, whole := r.CountNamesLocal(k, cut)
+	ns, whole := r.CountNamesLocal(k, cut, since)
 	w.Array(4)
 	w.Int(n)
 	w.Bulk(appendNewestWire(nil, per))

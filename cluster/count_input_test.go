@@ -69,18 +69,18 @@ func TestInternalArrivals(t *testing.T) {
 		words []string
 		want  []any // the answer's words; nil: an error
 	}{
-		{"nothing asked", []string{"0", "k", "0", "-inf", "0", "+inf", "0", word(), "0", "1", "2"},
+		{"nothing asked", []string{"0", "k", "0", "0", "-inf", "0", "+inf", "0", word(), "0", "1", "2"},
 			[]any{int64(1), "", word("n"), int64(1)}},
-		{"asked", []string{"0", "k", "0", "-inf", "0", "+inf", "0", word("x", "m"), "0", "1", "2"},
+		{"asked", []string{"0", "k", "0", "0", "-inf", "0", "+inf", "0", word("x", "m"), "0", "1", "2"},
 			[]any{int64(0), "\x00" + newest(1, base+100), word("n"), int64(1)}},
-		{"out of range", []string{"0", "k", "0", "5", "1", "+inf", "0", word("m"), "0", "1", "2"},
+		{"out of range", []string{"0", "k", "0", "0", "5", "1", "+inf", "0", word("m"), "0", "1", "2"},
 			[]any{int64(0), newest(2, base+100), word("n"), int64(1)}},
-		{"expired", []string{"0", "k", at(101), "-inf", "0", "+inf", "0", word("m"), "0", "1", "2"},
+		{"expired", []string{"0", "k", at(101), "0", "-inf", "0", "+inf", "0", word("m"), "0", "1", "2"},
 			[]any{int64(0), "\x00", word("n"), int64(1)}},
-		{"other shards", []string{"0", "k", "0", "-inf", "0", "+inf", "0", word("m"), "1", "2"},
+		{"other shards", []string{"0", "k", "0", "0", "-inf", "0", "+inf", "0", word("m"), "1", "2"},
 			[]any{int64(0), "\x00", word("n"), int64(1)}},
-		{"cut short", []string{"0", "k", "0", "-inf", "0", "+inf", "0", word("m")[:1], "0"}, nil},
-		{"no word", []string{"0", "k", "0", "-inf", "0", "+inf", "0"}, nil},
+		{"cut short", []string{"0", "k", "0", "0", "-inf", "0", "+inf", "0", word("m")[:1], "0"}, nil},
+		{"no word", []string{"0", "k", "0", "0", "-inf", "0", "+inf", "0"}, nil},
 	} {
 		w := &listReplier{}
 		serveInternal(r, "geoshard.countm", tb, &parser{args: byteWords(c.words)}, w)

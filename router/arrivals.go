@@ -14,6 +14,7 @@ package router
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"geoshard/shard"
 )
@@ -53,10 +54,59 @@ type keyArrivals struct {
 	lostUntil int64
 }
 
-// arrivals is the router's table of marks.
+// arrivals is the router's table of marks, with how its counts went.
 type arrivals struct {
 	mu   sync.Mutex
 	keys map[shard.Key]*keyArrivals
+	// recent are the handoffs done through this node lately, oldest
+	// first: a count names those done since it began.
+	recent []handoffDone
+	// rounds[n-1] counts cluster counts taken in n rounds; the last
+	// bucket counts those that gathered the members instead.
+	rounds [countRounds + 1]atomic.Int64
+}
+
+type handoffDone struct {
+	k      shard.Key
+	member string
+	at     int64 // ns
+}
+
+// keepRecent is how long a handoff done is named by counts: more than a
+// count's round takes (a call), less than memory would mind.
+const keepRecent = int64(2e9)
+
+// done records a handoff finished at t.
+func (a *arrivals) done(k shard.Key, member string, t int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	i := 0
+	for i < len(a.recent) && a.recent[i].at < t-keepRecent {
+		i++
+	}
+	a.recent = append(a.recent[i:], handoffDone{k, member, t})
+}
+
+// doneSince appends to names the members of k handed off since t.
+func (a *arrivals) doneSince(names []string, k shard.Key, t int64) []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for j := len(a.recent) - 1; j >= 0 && a.recent[j].at >= t; j-- {
+		if a.recent[j].k == k {
+			names = append(names, a.recent[j].member)
+		}
+	}
+	return names
+}
+
+// CountRounds returns how many cluster counts through this node took one
+// round, two, ..., and (last) how many gathered the members instead.
+func (r *Router) CountRounds() []int64 {
+	out := make([]int64, len(r.remote.arrivals.rounds))
+	for i := range out {
+		out[i] = r.remote.arrivals.rounds[i].Load()
+	}
+	return out
 }
 
 // note records a mark, pruning the key's expired ones when it is full.
@@ -152,6 +202,8 @@ func (r *Router) leaveOld(ctx context.Context, from shard.ID, k shard.Key, membe
 	case notify:
 		r.announceOwner(ctx, k, member, to)
 	}
+	// A count that began before now may have met both copies.
+	r.remote.arrivals.done(k, member, now())
 }
 
 // announceArrival is announceOwner with a mark; a peer that cannot carry

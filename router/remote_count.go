@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -23,7 +22,7 @@ type PeerCounter interface {
 	// a score within [min, max] and a stamp not older than cut, members
 	// asked aside, with the newest copy of each of those (as CountLocal),
 	// and the members that may have two copies (CountNamesLocal).
-	Count(ctx context.Context, ids []shard.ID, k shard.Key, min, max Bound, cut int64, asked []string) (CountReply, error)
+	Count(ctx context.Context, ids []shard.ID, k shard.Key, min, max Bound, cut, since int64, asked []string) (CountReply, error)
 }
 
 // CountReply is one node's part of a count.
@@ -81,8 +80,9 @@ func (r *Router) countCluster(k shard.Key, min, max Bound) (int, error) {
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	var asked []string
-	for range countRounds {
-		c, err := r.countRound(ctx, k, min, max, cut, asked)
+	seen := map[string]struct{}{}
+	for round := range countRounds {
+		c, err := r.countRound(ctx, k, min, max, cut, now()-clockSlack, asked)
 		if err != nil {
 			// The others' sum goes with the error: a key some live node
 			// holds exists (EXISTS, TYPE) even when another did not answer.
@@ -98,25 +98,27 @@ func (r *Router) countCluster(k shard.Key, min, max Bound) (int, error) {
 			}
 		}
 		grown := false
-		for _, m := range c.Names {
-			if _, ok := slices.BinarySearch(asked, m); !ok {
+		for _, m := range c.Names { // deduped by countRound
+			if _, ok := seen[m]; !ok {
+				seen[m] = struct{}{}
 				asked, grown = append(asked, m), true
 			}
 		}
 		if !grown {
+			r.remote.arrivals.rounds[round].Add(1)
 			return int(n), nil
 		}
-		slices.Sort(asked)
 	}
 	// Too many members named, or new ones every round: gather the
 	// members and dedupe by name.
+	r.remote.arrivals.rounds[countRounds].Add(1)
 	es, _, err := r.scanCluster(k, min, max, false, cut, math.MaxInt)
 	return len(es), err
 }
 
 // countRound asks every node for its count, its copies of the members
 // asked and the members it names, and sums them up.
-func (r *Router) countRound(ctx context.Context, k shard.Key, min, max Bound, cut int64, asked []string) (CountReply, error) {
+func (r *Router) countRound(ctx context.Context, k shard.Key, min, max Bound, cut, since int64, asked []string) (CountReply, error) {
 	var (
 		total atomic.Int64
 		mu    sync.Mutex
@@ -143,14 +145,14 @@ func (r *Router) countRound(ctx context.Context, k shard.Key, min, max Bound, cu
 		if !ok {
 			return unread(ids, errNoCount)
 		}
-		c, err := pc.Count(ctx, ids, k, min, max, cut, asked)
+		c, err := pc.Count(ctx, ids, k, min, max, cut, since, asked)
 		total.Add(c.N)
 		keep(c.Asked, c.Names, c.Whole || err != nil)
 		return unread(ids, err)
 	})
 	// This node's names last, after the others counted: a write through
 	// it that began before is named (hold outlasts the write).
-	ns, whole := r.CountNamesLocal(k, cut)
+	ns, whole := r.CountNamesLocal(k, cut, since)
 	keep(nil, ns, whole)
 	sum.N = total.Load()
 	for m := range names {
@@ -163,11 +165,16 @@ func (r *Router) countRound(ctx context.Context, k shard.Key, min, max Bound, cu
 // KB at most); past it the count gathers the members instead.
 const MaxCountNames = 4096
 
+// clockSlack is how far apart node clocks may be, for the handoffs a
+// count asks each node to name (those done since it began).
+const clockSlack = int64(50e6)
+
 // CountNamesLocal returns the members of k that may have two copies as
-// far as this node knows: a write of theirs is out through it, or a
-// handoff's delete did not land (arrivals.go). The bool is false when
-// it cannot name them all.
-func (r *Router) CountNamesLocal(k shard.Key, cut int64) ([]string, bool) {
+// far as this node knows: a write of theirs is out through it, a handoff
+// of theirs was done since since (a count that began before may have met
+// both copies), or a handoff's delete did not land (arrivals.go). The
+// bool is false when it cannot name them all.
+func (r *Router) CountNamesLocal(k shard.Key, cut, since int64) ([]string, bool) {
 	marks, whole := r.ArrivalsLocal(k, cut)
 	names := make([]string, 0, len(marks))
 	for _, m := range marks {
@@ -180,6 +187,7 @@ func (r *Router) CountNamesLocal(k shard.Key, cut int64) ([]string, bool) {
 		}
 	}
 	r.remote.inflightMu.Unlock()
+	names = r.remote.arrivals.doneSince(names, k, since)
 	if len(names) > MaxCountNames {
 		return nil, false
 	}
