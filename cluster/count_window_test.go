@@ -17,20 +17,25 @@ import (
 // Amsterdam and New York through every node (one replica per shard): a
 // count that meets a handoff between its new copy and its old copy's
 // delete must still count the member once. With one number per node and
-// nothing else, 9,175 of 50,122 counts were one too many.
+// nothing else, 9,175 of 50,122 counts were one too many. What is left
+// is a count whose nodes read so far apart that a whole handoff fits in
+// between (the member is then missed, as when every member is gathered):
+// a few in a thousand on a loaded machine, allowed up to one in twenty.
+// Writes that stay in their shard never make a count wrong.
 func TestClusterCountsDuringHandoffs(t *testing.T) {
 	for _, c := range []struct {
-		name string
-		far  [2]float64 // where every other write goes
+		name     string
+		far      [2]float64 // where every other write goes
+		maxWrong int        // per cent of counts
 	}{
-		{"handoffs", [2]float64{-73.99, 40.72}},
-		{"in place", [2]float64{4.91, 52.371}},
+		{"handoffs", [2]float64{-73.99, 40.72}, 5},
+		{"in place", [2]float64{4.91, 52.371}, 0},
 	} {
-		t.Run(c.name, func(t *testing.T) { countsDuringWrites(t, c.far) })
+		t.Run(c.name, func(t *testing.T) { countsDuringWrites(t, c.far, c.maxWrong) })
 	}
 }
 
-func countsDuringWrites(t *testing.T, far [2]float64) {
+func countsDuringWrites(t *testing.T, far [2]float64, maxWrong int) {
 	etcd := etcdtest.Start(t)
 	nodes := startReplicated(t, etcd.Endpoint, "a", "b", "c")
 	replicated(t, nodes)
@@ -88,7 +93,7 @@ func countsDuringWrites(t *testing.T, far [2]float64) {
 	if writes.Load() < 100 || counts < 100 {
 		t.Fatalf("only %d handoffs and %d counts", writes.Load(), counts)
 	}
-	if wrong*100 > counts {
+	if wrong*100 > counts*maxWrong {
 		t.Errorf("%d of %d counts wrong (%v)", wrong, counts, off)
 	}
 }
