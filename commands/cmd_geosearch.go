@@ -223,11 +223,11 @@ func lookupMember(e *Engine, src shard.Key, m string) (score float64, found bool
 	if ok {
 		return score, true, ""
 	}
-	n, err := e.Router().TryCard(src)
+	exists, err := e.Router().TryExists(src)
 	switch {
 	case err != nil:
 		return 0, false, "TRYAGAIN " + err.Error()
-	case n > 0:
+	case exists:
 		return 0, false, errNoMember
 	}
 	return 0, false, ""

@@ -10,12 +10,11 @@ func init() {
 		return func(e *Engine, c *Client, args [][]byte) { zrangeGeneric(e, c, args, kind, dir) }
 	}
 	register(
-		&command{name: "zadd", arity: -4, flags: []string{"write", "denyoom", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zadd, exclusiveIf: zaddIncr},
-		// ZINCRBY reads and writes a score: alone, so no increment is lost.
-		&command{name: "zincrby", arity: 4, flags: []string{"write", "denyoom", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zincrby, exclusive: true},
-		// ZREM is exclusive: removing the last member deletes the key and
-		// its TTL, which lives in the expires map.
-		&command{name: "zrem", arity: -3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zrem, exclusive: true},
+		&command{name: "zadd", arity: -4, flags: []string{"write", "denyoom", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zadd,
+			aloneIf: func(e *Engine, _ *Client, args [][]byte) bool { return zaddIncr(args) && incrAlone(e) }},
+		&command{name: "zincrby", arity: 4, flags: []string{"write", "denyoom", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zincrby,
+			aloneIf: func(e *Engine, _ *Client, _ [][]byte) bool { return incrAlone(e) }},
+		&command{name: "zrem", arity: -3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zrem, aloneIf: zremAlone},
 		&command{name: "zscore", arity: 3, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zscore},
 		&command{name: "zmscore", arity: -3, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zmscore},
 		&command{name: "zcard", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: zcard},
@@ -36,6 +35,20 @@ const (
 	errRangeFloat = "ERR min or max is not a float"
 	errRangeLex   = "ERR min or max not valid string range item"
 )
+
+// incrAlone: in a single node an increment reads and writes a score with
+// the keyspace alone, so no increment is lost; in cluster mode the write
+// is conditional on the copy read (router.TryIncr), which orders it also
+// against other nodes' increments.
+func incrAlone(e *Engine) bool { return !e.Router().Clustered() }
+
+// zremAlone: removing the last member deletes the key and its TTL, which
+// lives in the expires map. In cluster mode that takes counting the key on
+// every node, done only for a key with a TTL here: without one there is
+// nothing to delete but the members.
+func zremAlone(e *Engine, c *Client, args [][]byte) bool {
+	return !e.Router().Clustered() || e.dbs[c.db].hasTTL(args[1])
+}
 
 func zaddIncr(args [][]byte) bool {
 	for _, a := range args[2:] {
@@ -149,7 +162,8 @@ func zrem(e *Engine, c *Client, args [][]byte) {
 		return
 	}
 	k := c.key(args[1])
-	if e.Router().Card(k) == 0 {
+	dropsTTL := zremAlone(e, c, args) // then the keyspace is held alone
+	if !e.Router().Clustered() && e.Router().Card(k) == 0 {
 		c.W.Int(0)
 		return
 	}
@@ -167,7 +181,7 @@ func zrem(e *Engine, c *Client, args [][]byte) {
 			return
 		}
 	}
-	if e.Router().Card(k) == 0 {
+	if dropsTTL && n > 0 && e.Router().Card(k) == 0 {
 		// The last member took the key with it: its TTL goes too (a
 		// drop of no members that fails leaves an empty key's TTL, which
 		// the expiry cycle forgets).

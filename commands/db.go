@@ -39,6 +39,12 @@ func (k kind) String() string {
 
 func nowMS() int64 { return time.Now().UnixMilli() }
 
+// hasTTL reports whether the key has a TTL.
+func (d *db) hasTTL(key []byte) bool {
+	_, ok := d.expires[string(key)]
+	return ok
+}
+
 // expired reports whether the key has a TTL that has run out.
 func (d *db) expired(key string, now int64) bool {
 	at, ok := d.expires[key]

@@ -186,7 +186,7 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 		e.runExclusive(c, cmd, args, before)
 	default:
 		e.mu.RLockSlot(c.slot)
-		if e.anyExpired(c, cmd, args) {
+		if e.anyExpired(c, cmd, args) || cmd.aloneIf != nil && cmd.aloneIf(e, c, args) {
 			e.mu.RUnlockSlot(c.slot)
 			e.runExclusive(c, cmd, args, before)
 			break

@@ -15,7 +15,14 @@ type command struct {
 	// exclusiveIf makes a command exclusive only with some arguments
 	// (GEORADIUS ... STORE).
 	exclusiveIf func(args [][]byte) bool
-	noAuth      bool // allowed before AUTH
+	// aloneIf, checked under the shared lock (so what it reads holds
+	// while the command runs shared), makes the command exclusive when it
+	// says so: ZREM only where it may drop a key's TTL, ZINCRBY only in a
+	// single node. In cluster mode such a command makes remote calls,
+	// and with the keyspace alone every command on the node would wait
+	// for them.
+	aloneIf func(e *Engine, c *Client, args [][]byte) bool
+	noAuth  bool // allowed before AUTH
 	// prepare, if set, runs before the keyspace lock is taken and leaves
 	// its result in Client.prepared for the handler (CONFIG SET reads a
 	// region map file there).

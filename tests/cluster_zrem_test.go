@@ -1,0 +1,139 @@
+package tests
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// TestClusterZremCost: a driver going offline (ZREM) costs messages about
+// that member, not the key. Before, ZREM counted the whole key before and
+// after the removal (is it there? did the last member take it?), and a
+// count with replicas gathers every member from every node: two copies of
+// the key across the bus per ZREM, with the keyspace held alone. A key
+// with a TTL is still counted after the removal, so that its last member
+// takes the TTL with it, as in Redis.
+func TestClusterZremCost(t *testing.T) {
+	ref := startRedis(t)
+	rc := redis.NewClient(&redis.Options{Addr: ref.addr, Protocol: 2, DisableIdentity: true})
+	defer rc.Close()
+	tc := startCluster(t, 3, "--cluster-lease-ttl", "5")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	ds := faultDrivers(12000)
+	load(t, rc, ds)
+	load(t, tc.nodes["a"].c, ds)
+	c := tc.nodes["c"].c
+	const calls = 100
+	per := func(args func(i int) []any) float64 {
+		before := busBytes(t, tc)
+		for i := 0; i < calls; i++ {
+			a := args(i)
+			want, werr := rc.Do(ctx, a...).Result()
+			got, gerr := c.Do(ctx, a...).Result()
+			if gerr != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%v through c: %v (%v), redis %v (%v)", a, got, gerr, want, werr)
+			}
+		}
+		return float64(busBytes(t, tc)-before) / calls
+	}
+	ping := per(func(int) []any { return []any{"PING"} })
+	zrem := per(func(i int) []any { return []any{"ZREM", "drivers", ds[i*7].Name, "nobody"} })
+	t.Logf("ZREM of a member of 12,000 through node c: %.0f bytes written by the 3 nodes per call (PING: %.0f)", zrem, ping)
+	if zrem-ping > 8192 {
+		t.Errorf("ZREM: %.0f bytes per call over PING's %.0f: the key (12,000 members, ~330 KB) crossed the bus", zrem, ping)
+	}
+	n, werr := rc.ZCard(ctx, "drivers").Result()
+	if got, err := c.ZCard(ctx, "drivers").Result(); err != nil || werr != nil || got != n {
+		t.Errorf("ZCARD drivers through c after the ZREMs = %d (%v), redis %d (%v)", got, err, n, werr)
+	}
+
+	// A key with a TTL loses it with its last member, as in Redis.
+	for _, cl := range []*redis.Client{rc, c} {
+		if err := cl.GeoAdd(ctx, "short", ds[:2]...).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := cl.Expire(ctx, "short", time.Hour).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := cl.ZRem(ctx, "short", ds[0].Name, ds[1].Name).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := cl.GeoAdd(ctx, "short", ds[2]).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, _ := rc.TTL(ctx, "short").Result()
+	if got, err := c.TTL(ctx, "short").Result(); err != nil || got != want {
+		t.Errorf("TTL short after its last member left and a new one came = %v (%v), redis %v", got, err, want)
+	}
+}
+
+// TestClusterZremHungNode (issue 12, target 4): ZREM asks every node
+// where the member is and deletes it on its shard's holders. It used to
+// run with the keyspace held alone, so while a SIGSTOPped node's calls
+// waited out their 1 s timeout (before health checks found it hung),
+// every command through the node, PING too, waited behind each ZREM.
+func TestClusterZremHungNode(t *testing.T) {
+	const window = 2500 * time.Millisecond
+	tc := startCluster(t, 3, "--regions", clusterMap(t), "--cluster-lease-ttl", "40")
+	ds := faultDrivers(3000)
+	load(t, tc.nodes["a"].c, ds)
+	a := tc.nodes["a"].c
+	pc := redis.NewClient(&redis.Options{Addr: a.Options().Addr, Protocol: 2, DisableIdentity: true,
+		PoolSize: 128, MinIdleConns: 16, ReadTimeout: 10 * time.Second, MaxRetries: -1})
+	defer pc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := pc.Ping(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	resume := hungPeer(t, tc.nodes["c"])
+	var wg sync.WaitGroup
+	var pings []time.Duration
+	wg.Add(1)
+	go func() { defer wg.Done(); pings = openLoopPings(pc, window, 2*time.Millisecond) }()
+	var mu sync.Mutex
+	zrems, refused := 0, 0
+	var wrong []string
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, end := w, time.Now().Add(window); i < len(ds) && time.Now().Before(end); i += 4 {
+				n, err := a.ZRem(ctx, "drivers", ds[i].Name).Result()
+				mu.Lock()
+				zrems++
+				switch {
+				case err != nil && strings.HasPrefix(err.Error(), "TRYAGAIN"):
+					refused++
+				case err != nil || n != 1:
+					wrong = append(wrong, fmt.Sprintf("ZREM drivers %s through a = %d %v, want 1 or -TRYAGAIN", ds[i].Name, n, err))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	resume()
+	p99 := percentile(pings, 0.99)
+	t.Logf("node c stopped: %d PINGs through a (one every 2 ms) p50 %v p99 %v max %v; %d ZREMs through a, %d -TRYAGAIN; load %.1f a CPU",
+		len(pings), percentile(pings, 0.5), p99, percentile(pings, 1), zrems, refused, loadPerCPU())
+	for i, w := range wrong {
+		if i < 10 {
+			t.Error(w)
+		}
+	}
+	if len(pings) == 0 || zrems == 0 {
+		t.Fatalf("no PING (%d) or ZREM (%d) answered while c was stopped", len(pings), zrems)
+	}
+	if limit := pingLimit(500 * time.Millisecond); p99 > limit {
+		t.Errorf("PING p99 %v through a while c is stopped and clients ZREM drivers, want < %v (load %.1f a CPU): ZREM held the keyspace alone across a call to c",
+			p99, limit, loadPerCPU())
+	}
+}
