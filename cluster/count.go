@@ -11,6 +11,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"geoshard/router"
 	"geoshard/shard"
@@ -43,6 +44,11 @@ func (p *peer) count(ctx context.Context, pass string, ver int64, ids []shard.ID
 		args = append(args, itoa(int64(id)))
 	}
 	v, err := p.do(ctx, pass, ver, "GEOSHARD.COUNTM", args...)
+	if err != nil && strings.Contains(err.Error(), "unknown internal command") {
+		// A node of the code before: it names nothing, so the asker
+		// gathers the members (Whole false), as that code did.
+		return router.CountReply{Asked: make([]router.Newest, len(asked))}, nil
+	}
 	if err != nil {
 		return router.CountReply{}, err
 	}
