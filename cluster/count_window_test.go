@@ -95,7 +95,7 @@ func countsDuringWrites(t *testing.T, far [2]float64, maxWrong int) {
 	for _, n := range off {
 		wrong += n
 	}
-	if writes.Load() < 100 || counts < 100 || failed > counts {
+	if writes.Load() < 20 || counts < 20 || failed > counts { // with -race on a loaded machine: about 100 each
 		t.Fatalf("only %d writes and %d counts (%d failed)", writes.Load(), counts, failed)
 	}
 	if wrong*100 > counts*maxWrong {
