@@ -7,9 +7,11 @@ package router
 // restart), the handoff marks the newer copy: "shard From may still hold
 // a copy of Member older than Stamp". Every node keeps the marks it hears
 // (the writer and, through the owner notice, every other node), outside
-// the per-member owner table, and a count subtracts the old copies the
-// marks point to (remote_count.go). A copy older than Stamp is expired once
-// Stamp is older than the position TTL, so a mark lives one TTL at most.
+// the per-member owner table, and a count names the member and counts it
+// once, by its newest copy (remote_count.go). A copy older than Stamp is
+// expired once Stamp is older than the position TTL, so a mark lives one
+// TTL at most. The handoffs a node finished lately are kept too, for two
+// seconds: a count names those done since it began.
 
 import (
 	"context"
