@@ -14,17 +14,23 @@ func init() {
 	search := func(e *Engine, c *Client, args [][]byte) { geoSearch(e, c, args, searchCmd) }
 	searchStore := func(e *Engine, c *Client, args [][]byte) { geoSearch(e, c, args, searchCmd|searchStore) }
 	register(
-		&command{name: "georadius", arity: -6, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: georadius, exclusiveIf: hasStore},
+		&command{name: "georadius", arity: -6, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: georadius, aloneIf: radiusStoreAlone},
 		&command{name: "georadius_ro", arity: -6, flags: []string{"readonly"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: georadiusRO},
-		&command{name: "georadiusbymember", arity: -5, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: bymember, exclusiveIf: hasStore},
+		&command{name: "georadiusbymember", arity: -5, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: bymember, aloneIf: radiusStoreAlone},
 		&command{name: "georadiusbymember_ro", arity: -5, flags: []string{"readonly"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: bymemberRO},
 		&command{name: "geosearch", arity: -7, flags: []string{"readonly"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: search},
-		&command{name: "geosearchstore", arity: -8, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 2, keyStep: 1, handler: searchStore, exclusive: true},
+		&command{name: "geosearchstore", arity: -8, flags: []string{"write", "denyoom"}, firstKey: 1, lastKey: 2, keyStep: 1, handler: searchStore, aloneIf: mapsAlone},
 	)
 }
 
-// hasStore reports whether a GEORADIUS* command will write a key, which
-// makes it need the keyspace alone.
+// radiusStoreAlone is mapsAlone for GEORADIUS*, which write only with
+// STORE or STOREDIST: a search that stores replaces its destination key
+// (which word that is, is not parsed yet).
+func radiusStoreAlone(e *Engine, c *Client, args [][]byte) bool {
+	return hasStore(args) && mapsAlone(e, c, args)
+}
+
+// hasStore reports whether a GEORADIUS* command will write a key.
 func hasStore(args [][]byte) bool {
 	for _, a := range args {
 		if eq(a, "store") || eq(a, "storedist") {

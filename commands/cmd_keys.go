@@ -32,8 +32,8 @@ func init() {
 		return func(e *Engine, c *Client, args [][]byte) { renameGeneric(e, c, args, nx) }
 	}
 	register(
-		&command{name: "del", arity: -2, flags: []string{"write"}, firstKey: 1, lastKey: -1, keyStep: 1, handler: del, exclusive: true},
-		&command{name: "unlink", arity: -2, flags: []string{"write", "fast"}, firstKey: 1, lastKey: -1, keyStep: 1, handler: del, exclusive: true},
+		&command{name: "del", arity: -2, flags: []string{"write"}, firstKey: 1, lastKey: -1, keyStep: 1, handler: del, aloneIf: mapsAlone},
+		&command{name: "unlink", arity: -2, flags: []string{"write", "fast"}, firstKey: 1, lastKey: -1, keyStep: 1, handler: del, aloneIf: mapsAlone},
 		&command{name: "exists", arity: -2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: -1, keyStep: 1, handler: exists, prepare: kindOfAll, clusterOnly: true},
 		&command{name: "type", arity: 2, flags: []string{"readonly", "fast"}, firstKey: 1, lastKey: 1, keyStep: 1, handler: typeCmd, prepare: kindOfFirst, clusterOnly: true},
 		&command{name: "rename", arity: 3, flags: []string{"write"}, firstKey: 1, lastKey: 2, keyStep: 1, handler: rename(false), exclusive: true, prepare: kindOfTwo, clusterOnly: true},

@@ -45,6 +45,25 @@ func (d *db) hasTTL(key []byte) bool {
 	return ok
 }
 
+// mapsAlone is the aloneIf of a command that deletes or replaces keys
+// (DEL, a search that stores): a string or a TTL lives in maps only a
+// command holding the keyspace alone changes. In cluster mode dropping a
+// geo key is a remote call, and with the keyspace alone every command on
+// the node would wait for it: there the command runs shared unless one
+// of its words names a string or a key with a TTL here.
+func mapsAlone(e *Engine, c *Client, args [][]byte) bool {
+	if !e.Router().Clustered() {
+		return true
+	}
+	d := e.dbs[c.db]
+	for _, a := range args[1:] {
+		if _, str := d.strings[string(a)]; str || d.hasTTL(a) {
+			return true
+		}
+	}
+	return false
+}
+
 // expired reports whether the key has a TTL that has run out.
 func (d *db) expired(key string, now int64) bool {
 	at, ok := d.expires[key]
@@ -112,7 +131,8 @@ func (e *Engine) expireKeys(c *Client, cmd *command, args [][]byte) error {
 }
 
 // deleteKey removes a key of any type and its TTL; the caller holds the
-// keyspace alone. In cluster mode a geo key whose drop was refused or did
+// keyspace alone, or, in cluster mode, shared for a geo key with no TTL
+// here (mapsAlone), whose maps it then only reads. In cluster mode a geo key whose drop was refused or did
 // not reach every node keeps its TTL (an expiry is tried again), and the
 // error says why; single-node mode never fails.
 func (e *Engine) deleteKey(dbIndex int, key string) (bool, error) {
@@ -126,6 +146,8 @@ func (e *Engine) deleteKey(dbIndex int, key string) (bool, error) {
 	if err != nil {
 		return existed, err
 	}
-	delete(d.expires, key)
+	if _, ok := d.expires[key]; ok {
+		delete(d.expires, key)
+	}
 	return existed, nil
 }

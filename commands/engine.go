@@ -182,7 +182,7 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	switch {
 	case cmd.unlocked:
 		e.guarded(c, cmd, args, before)
-	case cmd.exclusive || (cmd.exclusiveIf != nil && cmd.exclusiveIf(args)):
+	case cmd.exclusive:
 		e.runExclusive(c, cmd, args, before)
 	default:
 		e.mu.RLockSlot(c.slot)
@@ -239,7 +239,7 @@ func (e *Engine) guarded(c *Client, cmd *command, args [][]byte, before int) {
 // alone (EXEC).
 func (e *Engine) runLocked(c *Client, cmd *command, args [][]byte) {
 	e.counters.commands.Add(c.slot, 1)
-	if cmd.write || cmd.exclusive || cmd.exclusiveIf != nil {
+	if cmd.write || cmd.exclusive {
 		// A read changes no key: queued after it, a command's answer
 		// from before the lock stays good.
 		defer e.kinds.ranAlone(c.db, cmd, args)

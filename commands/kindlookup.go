@@ -67,13 +67,19 @@ func kindStripe[T string | []byte](db int, name T) int {
 func (l *kindLookups) touch(stripe int) { l.gen[stripe].Add(1) }
 
 // wrote records a write command's keys once it ran under the shared lock:
-// its key positions name every key such a command writes.
+// its key positions name every key such a command writes, except for a
+// command that runs shared only in cluster mode (aloneIf): GEORADIUS ...
+// STORE dest does not name dest there, so every argument counts.
 func (l *kindLookups) wrote(db int, cmd *command, args [][]byte) {
 	if l.pending.Load() == 0 {
 		return
 	}
 	if cmd.firstKey <= 0 {
 		l.epoch.Add(1)
+		return
+	}
+	if cmd.aloneIf != nil {
+		l.touchArgs(db, args)
 		return
 	}
 	last := cmd.lastKey
@@ -102,6 +108,11 @@ func (l *kindLookups) ranAlone(db int, cmd *command, args [][]byte) {
 		}
 		return
 	}
+	l.touchArgs(db, args)
+}
+
+// touchArgs touches the stripe of every argument, as if each were a key.
+func (l *kindLookups) touchArgs(db int, args [][]byte) {
 	for _, a := range args[1:] {
 		l.touch(kindStripe(db, a))
 	}

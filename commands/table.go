@@ -12,13 +12,11 @@ type command struct {
 	arity     int    // Redis's convention: n exact, -n at least n words
 	flags     []string
 	exclusive bool // needs the keyspace alone (see Engine.mu)
-	// exclusiveIf makes a command exclusive only with some arguments
-	// (GEORADIUS ... STORE).
-	exclusiveIf func(args [][]byte) bool
 	// aloneIf, checked under the shared lock (so what it reads holds
 	// while the command runs shared), makes the command exclusive when it
 	// says so: ZREM only where it may drop a key's TTL, ZINCRBY only in a
-	// single node. In cluster mode such a command makes remote calls,
+	// single node, GEORADIUS only with STORE, DEL and STORE in cluster
+	// mode only for a string or a key with a TTL (mapsAlone). In cluster mode such a command makes remote calls,
 	// and with the keyspace alone every command on the node would wait
 	// for them.
 	aloneIf func(e *Engine, c *Client, args [][]byte) bool

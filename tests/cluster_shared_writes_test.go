@@ -74,16 +74,62 @@ func TestClusterZremCost(t *testing.T) {
 	}
 }
 
-// TestClusterZremHungNode (issue 12, target 4): ZREM asks every node
-// where the member is and deletes it on its shard's holders. It used to
-// run with the keyspace held alone, so while a SIGSTOPped node's calls
-// waited out their 1 s timeout (before health checks found it hung),
-// every command through the node, PING too, waited behind each ZREM.
-func TestClusterZremHungNode(t *testing.T) {
-	const window = 2500 * time.Millisecond
-	tc := startCluster(t, 3, "--regions", clusterMap(t), "--cluster-lease-ttl", "40")
+// TestClusterSharedWritesHungNode (issue 12, target 4): ZREM asks every
+// node where the member is and deletes it on its shard's holders, ZINCRBY
+// reads every node and writes the sum, DEL drops a key on every node,
+// GEOSEARCHSTORE searches and writes.
+// They used to run with the keyspace held alone, so while a SIGSTOPped
+// node's calls waited out their 1 s timeout (before health checks found
+// it hung), every command through the node, PING too, waited behind each.
+func TestClusterSharedWritesHungNode(t *testing.T) {
 	ds := faultDrivers(3000)
-	load(t, tc.nodes["a"].c, ds)
+	cases := []struct {
+		name string
+		// op sends the command of round i through c; a reply that is
+		// neither right nor -TRYAGAIN is wrong.
+		op func(ctx context.Context, c *redis.Client, i int) (wrong string, err error)
+	}{
+		{"ZREM", func(ctx context.Context, c *redis.Client, i int) (string, error) {
+			n, err := c.ZRem(ctx, "drivers", ds[i].Name).Result()
+			if err == nil && n != 1 {
+				return fmt.Sprintf("ZREM drivers %s = %d, want 1", ds[i].Name, n), nil
+			}
+			return "", err
+		}},
+		{"ZINCRBY", func(ctx context.Context, c *redis.Client, i int) (string, error) {
+			return "", c.ZIncrBy(ctx, "counters", 1, fmt.Sprint("m", i%4)).Err()
+		}},
+		{"DEL", func(ctx context.Context, c *redis.Client, i int) (string, error) {
+			n, err := c.Del(ctx, fmt.Sprint("gone:", i)).Result()
+			if err == nil && n != 0 {
+				return fmt.Sprintf("DEL gone:%d = %d, want 0", i, n), nil
+			}
+			return "", err
+		}},
+		{"GEOSEARCHSTORE", func(ctx context.Context, c *redis.Client, i int) (string, error) {
+			return "", c.GeoSearchStore(ctx, "drivers", fmt.Sprint("near:", i%4), &redis.GeoSearchStoreQuery{
+				GeoSearchQuery: redis.GeoSearchQuery{Longitude: 4.9, Latitude: 52.37, Radius: 2, RadiusUnit: "km"}}).Err()
+		}},
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			tc := startCluster(t, 3, "--regions", clusterMap(t), "--cluster-lease-ttl", "40")
+			load(t, tc.nodes["a"].c, ds)
+			for i, w := range writesWhileHung(t, tc, ds, tt.op) {
+				if i < 10 {
+					t.Error(w)
+				}
+			}
+		})
+	}
+}
+
+// writesWhileHung stops node c and, for 2.5 s, sends op through node a from
+// 4 clients while PINGs go to a every 2 ms; it fails the test when PING
+// p99 shows them waiting behind the writes, and returns the wrong replies.
+func writesWhileHung(t *testing.T, tc *testCluster, ds []*redis.GeoLocation,
+	op func(ctx context.Context, c *redis.Client, i int) (string, error)) (wrong []string) {
+	const window = 2500 * time.Millisecond
 	a := tc.nodes["a"].c
 	pc := redis.NewClient(&redis.Options{Addr: a.Options().Addr, Protocol: 2, DisableIdentity: true,
 		PoolSize: 128, MinIdleConns: 16, ReadTimeout: 10 * time.Second, MaxRetries: -1})
@@ -99,21 +145,22 @@ func TestClusterZremHungNode(t *testing.T) {
 	wg.Add(1)
 	go func() { defer wg.Done(); pings = openLoopPings(pc, window, 2*time.Millisecond) }()
 	var mu sync.Mutex
-	zrems, refused := 0, 0
-	var wrong []string
+	ops, refused := 0, 0
 	for w := range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i, end := w, time.Now().Add(window); i < len(ds) && time.Now().Before(end); i += 4 {
-				n, err := a.ZRem(ctx, "drivers", ds[i].Name).Result()
+				bad, err := op(ctx, a, i)
 				mu.Lock()
-				zrems++
+				ops++
 				switch {
 				case err != nil && strings.HasPrefix(err.Error(), "TRYAGAIN"):
 					refused++
-				case err != nil || n != 1:
-					wrong = append(wrong, fmt.Sprintf("ZREM drivers %s through a = %d %v, want 1 or -TRYAGAIN", ds[i].Name, n, err))
+				case err != nil:
+					wrong = append(wrong, fmt.Sprintf("round %d through a: %v", i, err))
+				case bad != "":
+					wrong = append(wrong, bad)
 				}
 				mu.Unlock()
 			}
@@ -122,18 +169,14 @@ func TestClusterZremHungNode(t *testing.T) {
 	wg.Wait()
 	resume()
 	p99 := percentile(pings, 0.99)
-	t.Logf("node c stopped: %d PINGs through a (one every 2 ms) p50 %v p99 %v max %v; %d ZREMs through a, %d -TRYAGAIN; load %.1f a CPU",
-		len(pings), percentile(pings, 0.5), p99, percentile(pings, 1), zrems, refused, loadPerCPU())
-	for i, w := range wrong {
-		if i < 10 {
-			t.Error(w)
-		}
-	}
-	if len(pings) == 0 || zrems == 0 {
-		t.Fatalf("no PING (%d) or ZREM (%d) answered while c was stopped", len(pings), zrems)
+	t.Logf("node c stopped: %d PINGs through a (one every 2 ms) p50 %v p99 %v max %v; %d writes through a, %d -TRYAGAIN; load %.1f a CPU",
+		len(pings), percentile(pings, 0.5), p99, percentile(pings, 1), ops, refused, loadPerCPU())
+	if len(pings) == 0 || ops == 0 {
+		t.Fatalf("no PING (%d) or write (%d) answered while c was stopped", len(pings), ops)
 	}
 	if limit := pingLimit(500 * time.Millisecond); p99 > limit {
-		t.Errorf("PING p99 %v through a while c is stopped and clients ZREM drivers, want < %v (load %.1f a CPU): ZREM held the keyspace alone across a call to c",
+		t.Errorf("PING p99 %v through a while c is stopped and clients write, want < %v (load %.1f a CPU): a write held the keyspace alone across a call to c",
 			p99, limit, loadPerCPU())
 	}
+	return wrong
 }
