@@ -63,9 +63,76 @@ type arrivals struct {
 	// recent are the handoffs done through this node lately, oldest
 	// first: a count names those done since it began.
 	recent []handoffDone
+	// moving are this node's writes out (hold) that may leave a member
+	// with two copies: each member's hold at the time it was flagged, so
+	// a flag outlives its write harmlessly (mayMove).
+	moving map[memberRef]chan struct{}
 	// rounds[n-1] counts cluster counts taken in n rounds; the last
 	// bucket counts those that gathered the members instead.
 	rounds [countRounds + 1]atomic.Int64
+}
+
+// mayMove flags this node's writes of members, out now, as ones that may
+// leave a second copy while they are out when move says so (a handoff):
+// counts name those members. A write that stays in its shard is not
+// named: it replaces the copy where it is.
+func (r *Router) mayMove(k shard.Key, move bool, members ...string) {
+	if !move {
+		return
+	}
+	held := make([]chan struct{}, len(members))
+	r.remote.inflightMu.Lock()
+	for i, m := range members {
+		held[i] = r.remote.inflight[memberRef{k, m}]
+	}
+	r.remote.inflightMu.Unlock()
+	a := &r.remote.arrivals
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.moving == nil {
+		a.moving = make(map[memberRef]chan struct{})
+	}
+	for i, m := range members {
+		if held[i] != nil {
+			a.moving[memberRef{k, m}] = held[i]
+		}
+	}
+}
+
+// mayMoveItems flags the batch items idx: written apart from those that
+// stay in their cached shard, so each may be a handoff, or a member whose
+// copy this node does not know of.
+func (r *Router) mayMoveItems(k shard.Key, items []batchItem, idx []int) {
+	if len(idx) == 0 {
+		return
+	}
+	members := make([]string, len(idx))
+	for j, i := range idx {
+		members[j] = items[i].member
+	}
+	r.mayMove(k, true, members...)
+}
+
+// movingOf keeps of refs, this node's writes out with their holds, those
+// flagged by mayMove for the same hold, and forgets flags whose write is
+// done.
+func (a *arrivals) movingOf(refs []memberRef, held []chan struct{}) []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for ref, ch := range a.moving {
+		select {
+		case <-ch: // the write is done
+			delete(a.moving, ref)
+		default:
+		}
+	}
+	var names []string
+	for i, ref := range refs {
+		if ch, ok := a.moving[ref]; ok && ch == held[i] {
+			names = append(names, ref.member)
+		}
+	}
+	return names
 }
 
 type handoffDone struct {

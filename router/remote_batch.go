@@ -128,7 +128,9 @@ func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f Add
 	// on a primary under it and on the replica of a later view could be
 	// on neither the promoted replica nor in a new replica's fill.
 	v := r.cl.View()
-	switch slow := r.putIfFast(ctx, v, k, items, f); {
+	slow := r.putIfFast(ctx, v, k, items, f)
+	r.mayMoveItems(k, items, slow) // counts name them (arrivals.go)
+	switch {
 	case len(slow) == 0:
 	case f == AddFlags{} && !r.anyAway(v):
 		r.getPut(ctx, v, k, items, slow)

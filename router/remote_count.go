@@ -170,7 +170,8 @@ const MaxCountNames = 4096
 const clockSlack = int64(50e6)
 
 // CountNamesLocal returns the members of k that may have two copies as
-// far as this node knows: a write of theirs is out through it, a handoff
+// far as this node knows: a write of theirs that may move it is out
+// through it (mayMove), a handoff
 // of theirs was done since since (a count that began before may have met
 // both copies), or a handoff's delete did not land (arrivals.go). The
 // bool is false when it cannot name them all.
@@ -180,13 +181,16 @@ func (r *Router) CountNamesLocal(k shard.Key, cut, since int64) ([]string, bool)
 	for _, m := range marks {
 		names = append(names, m.Member)
 	}
+	var refs []memberRef
+	var held []chan struct{}
 	r.remote.inflightMu.Lock()
-	for ref := range r.remote.inflight {
+	for ref, ch := range r.remote.inflight {
 		if ref.k == k {
-			names = append(names, ref.member)
+			refs, held = append(refs, ref), append(held, ch)
 		}
 	}
 	r.remote.inflightMu.Unlock()
+	names = append(names, r.remote.arrivals.movingOf(refs, held)...)
 	names = r.remote.arrivals.doneSince(names, k, since)
 	if len(names) > MaxCountNames {
 		return nil, false

@@ -103,6 +103,7 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		}
 		e = shard.NewEntry(member, score, stamp)
 		to = r.place(cur.shard, live, e.Lon, e.Lat)
+		r.mayMove(k, exists && cur.shard != to, member) // counts name it (arrivals.go)
 		if err = r.handoffAway(r.cl.View(), cur.shard, to, live); err != nil {
 			break // the old copy could not be deleted everywhere (away_deletes.go)
 		}
