@@ -99,6 +99,16 @@ func (r *Router) mayMove(k shard.Key, move bool, members ...string) {
 	}
 }
 
+// failedMove marks a member whose write that may have moved it failed
+// (when move): its new copy may be stored on some holder of the new shard
+// (the write may or may not have happened, as with a timeout) while the
+// old one stays, two copies no delete will remove before the TTL.
+func (r *Router) failedMove(k shard.Key, move bool, member string, stamp int64) {
+	if move {
+		r.NoteArrival(k, Arrival{Member: member, Stamp: stamp})
+	}
+}
+
 // mayMoveItems flags the batch items idx: written apart from those that
 // stay in their cached shard, so each may be a handoff, or a member whose
 // copy this node does not know of.

@@ -149,6 +149,7 @@ func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f Add
 		case it.skip:
 			continue
 		case it.err != nil:
+			r.failedMove(k, true, it.member, it.stamp) // arrivals.go
 			if err == nil {
 				r.remoteFailed("put", it.err)
 				err = fmt.Errorf("shard %s could not be written (%w); position not stored", r.regions.Name(it.to), it.err)

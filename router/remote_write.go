@@ -137,6 +137,7 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	if err != nil {
 		// The old copy, if any, stays and keeps the member visible.
 		r.remoteFailed("put", err)
+		r.failedMove(k, exists && cur.shard != to, member, e.Stamp) // arrivals.go
 		return false, false, fmt.Errorf("shard %s could not be written (%w); position not stored", r.regions.Name(to), err)
 	}
 	live := exists && cur.stamp >= cut
