@@ -67,6 +67,9 @@ type arrivals struct {
 	// with two copies: each member's hold at the time it was flagged, so
 	// a flag outlives its write harmlessly (mayMove).
 	moving map[memberRef]chan struct{}
+	// swept is len(moving) after its last sweep: flags of writes done go
+	// when it doubles, so a load with no count to sweep them stays bounded.
+	swept int
 	// rounds[n-1] counts cluster counts taken in n rounds; the last
 	// bucket counts those that gathered the members instead.
 	rounds [countRounds + 1]atomic.Int64
@@ -97,6 +100,21 @@ func (r *Router) mayMove(k shard.Key, move bool, members ...string) {
 			a.moving[memberRef{k, m}] = held[i]
 		}
 	}
+	if len(a.moving) > max(1024, 2*a.swept) {
+		a.sweepMoving()
+	}
+}
+
+// sweepMoving forgets the flags of writes done; a.mu is held.
+func (a *arrivals) sweepMoving() {
+	for ref, ch := range a.moving {
+		select {
+		case <-ch: // the write is done
+			delete(a.moving, ref)
+		default:
+		}
+	}
+	a.swept = len(a.moving)
 }
 
 // failedMove marks a member whose write that may have moved it failed
@@ -129,13 +147,7 @@ func (r *Router) mayMoveItems(k shard.Key, items []batchItem, idx []int) {
 func (a *arrivals) movingOf(refs []memberRef, held []chan struct{}) []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for ref, ch := range a.moving {
-		select {
-		case <-ch: // the write is done
-			delete(a.moving, ref)
-		default:
-		}
-	}
+	a.sweepMoving()
 	var names []string
 	for i, ref := range refs {
 		if ch, ok := a.moving[ref]; ok && ch == held[i] {
