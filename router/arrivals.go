@@ -63,131 +63,15 @@ type arrivals struct {
 	// recent are the handoffs done through this node lately, oldest
 	// first: a count names those done since it began.
 	recent []handoffDone
-	// moving are this node's writes out (hold) that may leave a member
-	// with two copies: each member's hold at the time it was flagged, so
-	// a flag outlives its write harmlessly (mayMove).
-	moving map[memberRef]chan struct{}
-	// swept is len(moving) after its last sweep: flags of writes done go
-	// when it doubles, so a load with no count to sweep them stays bounded.
-	swept int
+	// moving are the holds (hold, holdAll) of this node's writes out
+	// that may leave a member with two copies (mayMove); a flag outlives
+	// its write harmlessly and goes when the flags double, so a load with
+	// no count to sweep them stays bounded.
+	moving map[chan struct{}]struct{}
+	swept  int // len(moving) after its last sweep
 	// rounds[n-1] counts cluster counts taken in n rounds; the last
 	// bucket counts those that gathered the members instead.
 	rounds [countRounds + 1]atomic.Int64
-}
-
-// mayMove flags this node's writes of members, out now, as ones that may
-// leave a second copy while they are out when move says so (a handoff):
-// counts name those members. A write that stays in its shard is not
-// named: it replaces the copy where it is.
-func (r *Router) mayMove(k shard.Key, move bool, members ...string) {
-	if !move {
-		return
-	}
-	held := make([]chan struct{}, len(members))
-	r.remote.inflightMu.Lock()
-	for i, m := range members {
-		held[i] = r.remote.inflight[memberRef{k, m}]
-	}
-	r.remote.inflightMu.Unlock()
-	a := &r.remote.arrivals
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.moving == nil {
-		a.moving = make(map[memberRef]chan struct{})
-	}
-	for i, m := range members {
-		if held[i] != nil {
-			a.moving[memberRef{k, m}] = held[i]
-		}
-	}
-	if len(a.moving) > max(1024, 2*a.swept) {
-		a.sweepMoving()
-	}
-}
-
-// sweepMoving forgets the flags of writes done; a.mu is held.
-func (a *arrivals) sweepMoving() {
-	for ref, ch := range a.moving {
-		select {
-		case <-ch: // the write is done
-			delete(a.moving, ref)
-		default:
-		}
-	}
-	a.swept = len(a.moving)
-}
-
-// failedMove marks a member whose write that may have moved it failed
-// (when move): its new copy may be stored on some holder of the new shard
-// (the write may or may not have happened, as with a timeout) while the
-// old one stays, two copies no delete will remove before the TTL.
-func (r *Router) failedMove(k shard.Key, move bool, member string, stamp int64) {
-	if move {
-		r.NoteArrival(k, Arrival{Member: member, Stamp: stamp})
-	}
-}
-
-// mayMoveItems flags the batch items idx: written apart from those that
-// stay in their cached shard, so each may be a handoff, or a member whose
-// copy this node does not know of.
-func (r *Router) mayMoveItems(k shard.Key, items []batchItem, idx []int) {
-	if len(idx) == 0 {
-		return
-	}
-	members := make([]string, len(idx))
-	for j, i := range idx {
-		members[j] = items[i].member
-	}
-	r.mayMove(k, true, members...)
-}
-
-// movingOf keeps of refs, this node's writes out with their holds, those
-// flagged by mayMove for the same hold, and forgets flags whose write is
-// done.
-func (a *arrivals) movingOf(refs []memberRef, held []chan struct{}) []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.sweepMoving()
-	var names []string
-	for i, ref := range refs {
-		if ch, ok := a.moving[ref]; ok && ch == held[i] {
-			names = append(names, ref.member)
-		}
-	}
-	return names
-}
-
-type handoffDone struct {
-	k      shard.Key
-	member string
-	at     int64 // ns
-}
-
-// keepRecent is how long a handoff done is named by counts: more than a
-// count's round takes (a call), less than memory would mind.
-const keepRecent = int64(2e9)
-
-// done records a handoff finished at t.
-func (a *arrivals) done(k shard.Key, member string, t int64) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	i := 0
-	for i < len(a.recent) && a.recent[i].at < t-keepRecent {
-		i++
-	}
-	a.recent = append(a.recent[i:], handoffDone{k, member, t})
-}
-
-// doneSince appends to names the members of k handed off since t.
-func (a *arrivals) doneSince(names []string, k shard.Key, t int64) []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for j := len(a.recent) - 1; j >= 0 && a.recent[j].at >= t; j-- {
-		if a.recent[j].k == k {
-			names = append(names, a.recent[j].member)
-		}
-	}
-	return names
 }
 
 // CountRounds returns how many cluster counts through this node took one
