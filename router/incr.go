@@ -126,7 +126,12 @@ func (r *Router) putDecided(ctx context.Context, to shard.ID, k shard.Key, e sha
 	}
 	err := r.onPrimary(ctx, v, to, p, func(s *shard.Shard) error {
 		return r.pinned(v, func() error {
-			if !s.PutIf(k, e, expect) {
+			if expect == 0 {
+				// No condition (a sum moving to another shard), as a
+				// peer's PutIf of 0 and putChecked: PutIf would ask for
+				// a copy stamped 0 and refuse every attempt.
+				s.PutNewer(k, e)
+			} else if !s.PutIf(k, e, expect) {
 				return ErrStaleCopy
 			}
 			return nil
