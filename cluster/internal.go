@@ -134,8 +134,8 @@ func serveInternal(r *router.Router, name string, t *Table, p *parser, w Replier
 		internalSearch(r, t, p, w, name == "geoshard.nearest")
 	case "geoshard.range":
 		internalRange(r, t, p, w)
-	case "geoshard.count":
-		internalCount(r, t, p, w)
+	case "geoshard.count", "geoshard.countm":
+		internalCount(r, t, p, w, name == "geoshard.countm")
 	case "geoshard.getput":
 		internalGetPut(r, t, p, w)
 	case "geoshard.putmany":

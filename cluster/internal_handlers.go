@@ -102,8 +102,17 @@ func internalOwner(r *router.Router, t *Table, p *parser, w Replier) {
 	if id < 0 || id >= int64(len(t.local)) {
 		p.fail("bad shard " + itoa(id))
 	}
+	from := int64(-1) // optional: the shard an arrival left (count.go)
+	if len(p.args) > 0 {
+		if from = p.int(); from < 0 || from >= int64(len(t.local)) {
+			p.fail("bad shard " + itoa(from))
+		}
+	}
 	if p.ok(w) {
 		r.CacheOwner(k, member, router.Copy{Shard: shard.ID(id), Score: score, Stamp: stamp})
+		if from >= 0 {
+			r.NoteArrival(k, router.Arrival{Member: member, From: shard.ID(from), Stamp: stamp})
+		}
 		w.Int(1)
 	}
 }

@@ -121,6 +121,7 @@ type remoteState struct {
 	keyLog keyLog   // whole-key changes a fill must not undo (replica_keys.go)
 
 	dropNotices atomic.Bool // tests: lose every owner notice (DropOwnerNotices)
+	arrivals    arrivals    // marks on copies whose old copy may be left (arrivals.go)
 }
 
 // SetRemote switches the router to cluster mode; cluster calls it before

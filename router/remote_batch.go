@@ -128,7 +128,9 @@ func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f Add
 	// on a primary under it and on the replica of a later view could be
 	// on neither the promoted replica nor in a new replica's fill.
 	v := r.cl.View()
-	switch slow := r.putIfFast(ctx, v, k, items, f); {
+	slow := r.putIfFast(ctx, v, k, items, f)
+	r.mayMoveItems(k, items, slow) // counts name them (arrivals.go)
+	switch {
 	case len(slow) == 0:
 	case f == AddFlags{} && !r.anyAway(v):
 		r.getPut(ctx, v, k, items, slow)
@@ -147,6 +149,7 @@ func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f Add
 		case it.skip:
 			continue
 		case it.err != nil:
+			r.failedMove(k, true, it.member, it.stamp) // arrivals.go
 			if err == nil {
 				r.remoteFailed("put", it.err)
 				err = fmt.Errorf("shard %s could not be written (%w); position not stored", r.regions.Name(it.to), it.err)
@@ -251,10 +254,7 @@ func (r *Router) stored(ctx context.Context, g *geoKey, k shard.Key, it *batchIt
 		r.stats.Shards[it.cur.shard].HandoffsOut.Add(1)
 		r.stats.Shards[it.to].HandoffsIn.Add(1)
 		r.stats.Border(it.cur.shard, it.to).Handoffs.Add(1)
-		if !r.hooks.dropDeletes.Load() {
-			r.deleteCopy(ctx, it.cur.shard, k, it.member, it.stamp-1)
-		}
-		r.announceOwner(ctx, k, it.member, now)
+		r.leaveOld(ctx, it.cur.shard, k, it.member, it.stamp-1, now, true) // arrivals.go
 	}
 	return r.rememberIn(g, k, it.member, it.h, now)
 }

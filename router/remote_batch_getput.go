@@ -71,6 +71,6 @@ func (r *Router) settleGetPut(ctx context.Context, k shard.Key, it *batchItem) {
 	case err != nil:
 		it.err = err
 	case stay:
-		r.deleteCopy(ctx, stored, k, it.member, storedStamp)
+		r.leaveOld(ctx, stored, k, it.member, storedStamp, slot{shard: it.to, score: it.e.Score, stamp: it.stamp}, false)
 	}
 }

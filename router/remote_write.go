@@ -103,6 +103,7 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		}
 		e = shard.NewEntry(member, score, stamp)
 		to = r.place(cur.shard, live, e.Lon, e.Lat)
+		r.mayMove(k, exists && cur.shard != to, member) // counts name it (arrivals.go)
 		if err = r.handoffAway(r.cl.View(), cur.shard, to, live); err != nil {
 			break // the old copy could not be deleted everywhere (away_deletes.go)
 		}
@@ -136,6 +137,7 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	if err != nil {
 		// The old copy, if any, stays and keeps the member visible.
 		r.remoteFailed("put", err)
+		r.failedMove(k, exists && cur.shard != to, member, e.Stamp) // arrivals.go
 		return false, false, fmt.Errorf("shard %s could not be written (%w); position not stored", r.regions.Name(to), err)
 	}
 	live := exists && cur.stamp >= cut
@@ -145,10 +147,7 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		r.stats.Shards[cur.shard].HandoffsOut.Add(1)
 		r.stats.Shards[to].HandoffsIn.Add(1)
 		r.stats.Border(cur.shard, to).Handoffs.Add(1)
-		if !r.hooks.dropDeletes.Load() {
-			r.deleteCopy(ctx, cur.shard, k, member, stamp-1)
-		}
-		r.announceOwner(ctx, k, member, now)
+		r.leaveOld(ctx, cur.shard, k, member, stamp-1, now, true) // arrivals.go
 	}
 	r.remember(k, member, now)
 	return !live, live && cur.score != score, nil
@@ -247,8 +246,9 @@ func (r *Router) announceOwner(ctx context.Context, k shard.Key, member string, 
 }
 
 // deleteCopy removes the old copy after a handoff; if its node cannot be
-// reached, the position TTL removes it later.
-func (r *Router) deleteCopy(ctx context.Context, id shard.ID, k shard.Key, member string, notAfter int64) {
+// reached, the position TTL removes it later. The error says the copy may
+// be left (leaveOld marks it for counts).
+func (r *Router) deleteCopy(ctx context.Context, id shard.ID, k shard.Key, member string, notAfter int64) error {
 	err := r.shardWrite(ctx, id, func(s *shard.Shard) error {
 		r.tombstone([]shard.ID{id}, k, member, notAfter)
 		s.Delete(k, member, notAfter)
@@ -260,6 +260,7 @@ func (r *Router) deleteCopy(ctx context.Context, id shard.ID, k shard.Key, membe
 	if err != nil {
 		r.remoteFailed("handoff delete", err)
 	}
+	return err
 }
 
 // removeCluster deletes every copy of a member on every node. It fails
