@@ -56,7 +56,8 @@ func (n *Node) ServeInternal(args [][]byte, w Replier) {
 // the version, and the sender refreshes.
 func readsOlder(name string) bool {
 	switch name {
-	case "geoshard.get", "geoshard.search", "geoshard.nearest", "geoshard.range", "geoshard.count":
+	case "geoshard.get", "geoshard.search", "geoshard.nearest", "geoshard.range", "geoshard.count",
+		"geoshard.countm":
 		return true
 	}
 	return false
