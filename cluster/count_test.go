@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -39,25 +38,6 @@ func TestClusterCountsDedupe(t *testing.T) {
 			t.Fatalf("write %d: %v", i, err)
 		}
 	}
-	lo, hi := min(scores[0], scores[1]), max(scores[0], scores[1])
-	ranges := []struct {
-		name     string
-		min, max router.Bound
-	}{
-		{"all", router.Bound{Score: math.Inf(-1)}, router.Bound{Score: math.Inf(1)}},
-		{"inclusive", router.Bound{Score: lo}, router.Bound{Score: hi}},
-		{"exclusive", router.Bound{Score: lo, Exclusive: true}, router.Bound{Score: hi, Exclusive: true}},
-		{"empty", router.Bound{Score: hi}, router.Bound{Score: lo, Exclusive: true}},
-	}
-	for i, r := range routers {
-		if got, err := r.TryCard(key); got != single.Card(key) || err != nil {
-			t.Errorf("node %d ZCARD %d (%v), single node %d", i, got, err, single.Card(key))
-		}
-		for _, c := range ranges {
-			want := len(single.Range(key, c.min, c.max, false, 0, -1))
-			if got, err := r.TryCount(key, c.min, c.max); got != want || err != nil {
-				t.Errorf("node %d ZCOUNT %s: %d (%v), single node %d", i, c.name, got, err, want)
-			}
-		}
-	}
+	checkCounts(t, "lost deletes", map[string]*router.Router{"a": routers[0], "b": routers[1], "c": routers[2]},
+		single, key, scores)
 }
