@@ -1,5 +1,7 @@
 package commands
 
+import "strconv"
+
 // INFO's # Cluster section keeps Redis's cluster_enabled:0: geoshard's
 // cluster is not a Redis Cluster (any node answers any key; there are no
 // slots), so cluster-aware clients are told, as by a standalone Redis,
@@ -45,6 +47,28 @@ func infoGeoshardCluster(e *Engine, b *infoBuilder) {
 	b.int("cluster_local_shards", int64(st.LocalShards))
 	b.int("cluster_down_shards", int64(st.DownShards))
 	b.int("cluster_remote_errors", st.RemoteErrors)
+	b.field("cluster_counts", countRounds(e.Router().CountRounds()))
+}
+
+// countRounds formats how the node's cluster counts went: in one round
+// (one small message a node), two, three, or by gathering every member
+// (router/remote_count.go), as Redis formats a keyspace line.
+func countRounds(n []int64) string {
+	names := []string{"one_round", "two_rounds", "three_rounds"}
+	var out []byte
+	for i, v := range n {
+		name := "gathered"
+		if i < len(n)-1 {
+			name = names[min(i, len(names)-1)]
+		}
+		if len(out) > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, name...)
+		out = append(out, '=')
+		out = strconv.AppendInt(out, v, 10)
+	}
+	return string(out)
 }
 
 func yesNoInfo(v bool) string {

@@ -122,4 +122,23 @@ func countsOneMessagePerNode(t *testing.T, replicas string) {
 			t.Errorf("%v: %.0f bytes per call over PING's %.0f: more than one small message per node", args, b, ping)
 		}
 	}
+	// INFO says how c's counts went: those of a key at rest in one round.
+	info, err := tc.nodes["c"].c.Info(ctx, "cluster").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	for _, line := range strings.Split(info, "\r\n") {
+		if v, ok := strings.CutPrefix(line, "cluster_counts:"); ok {
+			for _, kv := range strings.Split(v, ",") {
+				name, n, _ := strings.Cut(kv, "=")
+				counts[name], _ = strconv.Atoi(n)
+			}
+		}
+	}
+	t.Logf("INFO cluster through c: cluster_counts %v", counts)
+	if counts["one_round"] < 2*calls || counts["gathered"] != 0 || len(counts) != 4 {
+		t.Errorf("INFO cluster through c: cluster_counts %v, want at least %d counts in one round and none gathered:\n%s",
+			counts, 2*calls, info)
+	}
 }
