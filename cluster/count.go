@@ -67,8 +67,8 @@ func (p *peer) count(ctx context.Context, pass string, ver int64, ids []shard.ID
 		return bad()
 	}
 	per, err1 := decodeNewestWire(perWord, len(asked))
-	names, err2 := decodeNamesWire(namesWord, router.MaxCountNames)
-	if err1 != nil || err2 != nil {
+	names, ok5 := readMembers(namesWord, router.MaxCountNames)
+	if err1 != nil || !ok5 {
 		return bad()
 	}
 	return router.CountReply{N: n, Asked: per, Names: names, Whole: whole == 1}, nil

@@ -155,24 +155,29 @@ func countMembers(r wireReader[string]) int {
 // string of every new member on every node): the names are looked up
 // (GETPUT), and none is kept past the call to hold the others alive.
 func (p *parser) membersWire() []string {
-	r := wireReader[string]{s: string(p.bytes())}
-	var out []string
+	out, ok := readMembers(string(p.bytes()), 0)
+	if !ok {
+		p.fail("malformed members")
+	}
+	return out
+}
+
+// readMembers reads a word of member names (appendMembersWire), at most
+// most of them (0: any); ok is false for a malformed word or more names.
+func readMembers(s string, most int) (out []string, ok bool) {
+	r := wireReader[string]{s: s}
 	if n := countMembers(r); n > 0 {
 		out = make([]string, 0, n)
 	}
-	for len(r.s) > 0 && !r.bad {
+	for len(r.s) > 0 {
 		n := r.uvarint()
-		if r.bad || n > uint64(len(r.s)) {
-			r.bad = true
-			break
+		if r.bad || n > uint64(len(r.s)) || most > 0 && len(out) == most {
+			return nil, false
 		}
 		out = append(out, r.s[:n])
 		r.s = r.s[n:]
 	}
-	if r.bad {
-		p.fail("malformed members")
-	}
-	return out
+	return out, true
 }
 
 // decodeCopiesWire reads GETPUT's answer for n members.

@@ -2,7 +2,7 @@ package cluster
 
 // COUNTM's words, in the encoding of wire.go and wire_batch.go: the
 // members asked and the members named are words of members
-// (appendMembersWire); per member asked, in order, its newest copy is 0
+// (appendMembersWire, readMembers); per member asked, in order, its newest copy is 0
 // (none), or 1 (score in range) or 2 (out of it) and the stamp.
 
 import (
@@ -45,25 +45,6 @@ func decodeNewestWire(s string, n int) ([]router.Newest, error) {
 		out = append(out, router.Newest{Found: true, In: flag == 1, Stamp: int64(r.u64())})
 	}
 	if r.bad || len(out) != n || len(r.s) > 0 {
-		return nil, errWire
-	}
-	return out, nil
-}
-
-// decodeNamesWire reads a word of members, at most router's bound.
-func decodeNamesWire(s string, most int) ([]string, error) {
-	r := wireReader[string]{s: s}
-	var out []string
-	for len(r.s) > 0 && !r.bad {
-		n := r.uvarint()
-		if r.bad || n > uint64(len(r.s)) || len(out) == most {
-			r.bad = true
-			break
-		}
-		out = append(out, r.s[:n])
-		r.s = r.s[n:]
-	}
-	if r.bad {
 		return nil, errWire
 	}
 	return out, nil

@@ -125,17 +125,7 @@ func (r *Router) putDecided(ctx context.Context, to shard.ID, k shard.Key, e sha
 		return errReplicaGone
 	}
 	err := r.onPrimary(ctx, v, to, p, func(s *shard.Shard) error {
-		return r.pinned(v, func() error {
-			if expect == 0 {
-				// No condition (a sum moving to another shard), as a
-				// peer's PutIf of 0 and putChecked: PutIf would ask for
-				// a copy stamped 0 and refuse every attempt.
-				s.PutNewer(k, e)
-			} else if !s.PutIf(k, e, expect) {
-				return ErrStaleCopy
-			}
-			return nil
-		})
+		return r.pinned(v, func() error { return putIf(s, k, e, expect) })
 	}, func(ctx context.Context, p Peer) error {
 		return p.PutIf(ctx, to, k, e, expect)
 	})
@@ -155,12 +145,7 @@ func (r *Router) putDecided(ctx context.Context, to shard.ID, k shard.Key, e sha
 	if errors.Is(err, ErrStale) {
 		// The view changed since the primary took it: the decided copy
 		// goes to primary and replica of the view in force.
-		err = r.onShardWrite(ctx, to, func(s *shard.Shard) error {
-			s.PutNewer(k, e)
-			return nil
-		}, func(ctx context.Context, p Peer) error {
-			return p.Put(ctx, to, k, e)
-		})
+		err = r.putNewerBoth(ctx, to, k, e)
 	}
 	return err
 }

@@ -59,16 +59,24 @@ func (r *Router) cachedCurrent(ctx context.Context, k shard.Key, member string, 
 	return err == nil && found && got.Stamp == cur.stamp, err
 }
 
+// putIf stores e in a local shard as a peer's PUT with expect does:
+// newest wins when expect is 0 (no condition: PutIf would ask for a copy
+// stamped 0 and refuse it), else only over the copy expected
+// (shard.Shard.PutIf).
+func putIf(s *shard.Shard, k shard.Key, e shard.Entry, expect int64) error {
+	if expect == 0 {
+		s.PutNewer(k, e) // as PutLocal
+	} else if !s.PutIf(k, e, expect) {
+		return ErrStaleCopy
+	}
+	return nil
+}
+
 // putChecked writes e to shard to, on its primary and replica, with the
 // primary confirming the cached copy when expect != 0.
 func (r *Router) putChecked(ctx context.Context, to shard.ID, k shard.Key, e shard.Entry, expect int64) error {
 	return r.onShardWrite(ctx, to, func(s *shard.Shard) error {
-		if expect == 0 {
-			s.PutNewer(k, e) // newest wins, as PutLocal
-		} else if !s.PutIf(k, e, expect) {
-			return ErrStaleCopy
-		}
-		return nil
+		return putIf(s, k, e, expect)
 	}, func(ctx context.Context, p Peer) error {
 		return p.PutIf(ctx, to, k, e, expect)
 	})

@@ -41,13 +41,20 @@ func (r *Router) putReplicas(ctx context.Context, v View, k shard.Key, items []b
 }
 
 // putBoth writes an item's new copy to its shard's primary and replica
-// under the view in force (onShardWrite).
+// under the view in force.
 func (r *Router) putBoth(ctx context.Context, k shard.Key, it *batchItem) error {
-	return r.onShardWrite(ctx, it.to, func(s *shard.Shard) error {
-		s.PutNewer(k, it.e)
+	return r.putNewerBoth(ctx, it.to, k, it.e)
+}
+
+// putNewerBoth writes e to shard to's primary and replica under the view
+// in force (onShardWrite), newest wins: a copy already decided, whose
+// view moved on before it reached them both.
+func (r *Router) putNewerBoth(ctx context.Context, to shard.ID, k shard.Key, e shard.Entry) error {
+	return r.onShardWrite(ctx, to, func(s *shard.Shard) error {
+		s.PutNewer(k, e)
 		return nil
 	}, func(ctx context.Context, p Peer) error {
-		return p.Put(ctx, it.to, k, it.e)
+		return p.Put(ctx, to, k, e)
 	})
 }
 

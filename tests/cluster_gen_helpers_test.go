@@ -42,15 +42,7 @@ func tableStill(t *testing.T, tc *testCluster, quiet, timeout time.Duration) {
 	t.Helper()
 	begin, since, last := time.Now(), time.Now(), ""
 	for time.Since(begin) < timeout {
-		var versions []string
-		for _, id := range []string{"a", "b", "c"} {
-			m, err := clusterInfo(tc.nodes[id].c)
-			if err != nil {
-				t.Fatalf("INFO cluster of %s: %v", id, err)
-			}
-			versions = append(versions, m["cluster_table_version"])
-		}
-		v := strings.Join(versions, ",")
+		v := tableVersions(t, tc)
 		if v != last {
 			last, since = v, time.Now()
 		} else if time.Since(since) >= quiet {

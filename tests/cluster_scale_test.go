@@ -123,18 +123,14 @@ func countsOneMessagePerNode(t *testing.T, replicas string) {
 		}
 	}
 	// INFO says how c's counts went: those of a key at rest in one round.
-	info, err := tc.nodes["c"].c.Info(ctx, "cluster").Result()
+	info, err := clusterInfo(tc.nodes["c"].c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	counts := map[string]int{}
-	for _, line := range strings.Split(info, "\r\n") {
-		if v, ok := strings.CutPrefix(line, "cluster_counts:"); ok {
-			for _, kv := range strings.Split(v, ",") {
-				name, n, _ := strings.Cut(kv, "=")
-				counts[name], _ = strconv.Atoi(n)
-			}
-		}
+	for _, kv := range strings.Split(info["cluster_counts"], ",") {
+		name, n, _ := strings.Cut(kv, "=")
+		counts[name], _ = strconv.Atoi(n)
 	}
 	t.Logf("INFO cluster through c: cluster_counts %v", counts)
 	if counts["one_round"] < 2*calls || counts["gathered"] != 0 || len(counts) != 4 {
