@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -30,7 +31,15 @@ func handoffsLosingDeletes(t *testing.T, routers []*router.Router, single *route
 		score := geo.Encode(-179+rng.Float64()*358, -80+rng.Float64()*160)
 		scores = append(scores, score)
 		single.Add(key, m, score, router.AddFlags{})
-		if _, _, err := routers[i%len(routers)].TryAdd(key, m, score, router.AddFlags{}); err != nil {
+		// A write refused for a routing table that changed twice under it
+		// (replica counts are still being evened out) answers an error: a
+		// client tries again, and so does this.
+		_, _, err := routers[i%len(routers)].TryAdd(key, m, score, router.AddFlags{})
+		for try := 0; errors.Is(err, router.ErrStale) && try < 50; try++ {
+			time.Sleep(20 * time.Millisecond)
+			_, _, err = routers[i%len(routers)].TryAdd(key, m, score, router.AddFlags{})
+		}
+		if err != nil {
 			t.Fatalf("write %d: %v", i, err)
 		}
 	}
