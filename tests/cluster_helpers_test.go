@@ -48,9 +48,7 @@ func startCluster(t *testing.T, n int, extra ...string) *testCluster {
 		tc.start(string(rune('a' + i)))
 	}
 	tc.settled(30*time.Second, tc.ids()...)
-	if n > 1 && !strings.Contains(strings.Join(extra, " "), "--cluster-replicas 0") {
-		replicasFilled(t, tc, 30*time.Second) // else a test may start while replicas still move
-	}
+	clusterStill(t, tc, 30*time.Second) // else a test may start while replicas still move
 	return tc
 }
 
