@@ -65,11 +65,10 @@ func TestClusterKindLookupHungNode(t *testing.T) {
 	if len(pings) == 0 || total.ops == 0 {
 		t.Fatalf("no PING (%d) or key command (%d) answered while c was stopped", len(pings), total.ops)
 	}
-	// 10 ms, issue 12's target; on a loaded machine half the cluster
-	// mode's default fan-out deadline (pingLimit): PINGs that queued
-	// behind a lookup waiting on c waited up to the 1 s call timeout
-	// (p50 0.8 s, p99 2.0 s before the fix).
-	if limit := pingLimit(500 * time.Millisecond); p99 > limit {
+	// 10 ms, issue 12's target; on a loaded machine openLoopPingLimit:
+	// PINGs that queued behind a lookup waiting on c waited up to the 1 s
+	// call timeout (p50 0.8 s, p99 2.0 s before the fix).
+	if limit := openLoopPingLimit(); p99 > limit {
 		t.Errorf("PING p99 %v through a while c is stopped and clients SET/GET/TYPE new names, want < %v (load %.1f a CPU): a key-kind lookup held the keyspace lock across a call to c",
 			p99, limit, loadPerCPU())
 	}
@@ -218,6 +217,24 @@ func pingClient(t *testing.T, ctx context.Context, c *redis.Client) *redis.Clien
 		t.Fatal(err)
 	}
 	return pc
+}
+
+// openLoopPingLimit is the p99 of openLoopPings that the hung-node tests
+// accept: issue 12's target, 10 ms, on a machine running at most a thread
+// a CPU (pingLimit), and 1 s on a loaded one. Open-loop, one stall of the
+// node of X ms makes about X/2 ms of PINGs late, so the p99 is the
+// longest stall: at load 2.5-9 a CPU on 2 cores it was 0.6-26 ms in 14
+// runs and 223 ms (max 234 ms) in one at load 5.7, against the 250 ms
+// this bound was (half the fan-out deadline); a process elsewhere waited
+// 508 ms for a 5 ms ticker at load 7.6. The defects it guards against
+// had PINGs wait behind writes or lookups stuck on the stopped node: p99
+// 2.0 s (kind lookups) and 4.9-6.7 s (faea700, 555a3bb: ZREM, ZINCRBY,
+// GEOSEARCHSTORE, DEL), above 1 s with room.
+func openLoopPingLimit() time.Duration {
+	if loadPerCPU() > 1 {
+		return time.Second
+	}
+	return pingLimit(500 * time.Millisecond)
 }
 
 // openLoopPings sends a PING every interval for d through c, each on its
