@@ -79,6 +79,9 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	st.mu.Unlock()
 	// An increment sums over the shard's copy, never the cache's.
 	fromCache := exists && cur.stamp >= cut && inc == nil
+	// NX, XX, GT, LT and increments judge the copy they read: the write is
+	// stored only while that copy is still the member's (putCond).
+	cond := inc != nil || f != AddFlags{}
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	var e shard.Entry
@@ -107,10 +110,10 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		if err = r.handoffAway(r.cl.View(), cur.shard, to, live); err != nil {
 			break // the old copy could not be deleted everywhere (away_deletes.go)
 		}
-		if inc != nil {
-			err = r.putDecided(ctx, to, k, e, inc.expect(live, cur, to, cut))
-			if errors.Is(err, ErrStaleCopy) && attempt < incrAttempts {
-				stamp = r.stamp()
+		if cond {
+			e, err = r.putCond(ctx, k, e, live, cur, to, cut)
+			if errors.Is(err, ErrStaleCopy) && attempt < condAttempts {
+				fromCache, stamp = false, r.stamp()
 				continue
 			}
 			break
@@ -147,7 +150,7 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		r.stats.Shards[cur.shard].HandoffsOut.Add(1)
 		r.stats.Shards[to].HandoffsIn.Add(1)
 		r.stats.Border(cur.shard, to).Handoffs.Add(1)
-		r.leaveOld(ctx, cur.shard, k, member, stamp-1, now, true) // arrivals.go
+		r.leaveOld(ctx, cur.shard, k, member, e.Stamp-1, now, true) // arrivals.go
 	}
 	r.remember(k, member, now)
 	return !live, live && cur.score != score, nil

@@ -1,0 +1,94 @@
+package router
+
+// Conditional writes in cluster mode: ZADD NX, XX, GT, LT and increments
+// judge the member's copy they read, and two nodes may write one member at
+// once. Each stores its write only while the copy it judged is still the
+// member's, as decided by the primary of the shard holding that copy; a
+// write refused so reads again and judges anew. Without the condition two
+// GT writes that both read the old copy were both stored, the newest stamp
+// winning instead of the higher score (TestClusterZaddGTThroughThreeNodes).
+//
+// A write that moves the member to another shard is decided where the old
+// copy is: it is first stored over the old copy (the claim), then in its
+// new shard under a later stamp, and the claim is deleted as any handoff's
+// old copy. Between the claim and the new copy, one round trip, a search
+// near the new position misses the member: its only copy sits in a shard
+// not asked there. Storing the new copy first and undoing it when the old
+// shard refuses would show readers a score no writer decided.
+
+import (
+	"context"
+	"errors"
+
+	"geoshard/shard"
+)
+
+// condAttempts bounds how often a conditional write through this node
+// starts again because another node changed the member between its read
+// and its write; past it the client hears -TRYAGAIN, nothing written.
+const condAttempts = 16
+
+// putCond stores e in shard to if the member's copy is still cur (live),
+// or if no shard it goes to holds a live copy (stamped cut or later) when
+// there was none. It returns the entry stored in to: e, or e restamped
+// after the claim of a write that moves the member (leaveOld then deletes
+// the claim in cur.shard, which is older). ErrStaleCopy says the copy
+// changed; nothing was stored.
+func (r *Router) putCond(ctx context.Context, k shard.Key, e shard.Entry, live bool, cur slot, to shard.ID,
+	cut int64) (shard.Entry, error) {
+	switch {
+	case !live:
+		// Two nodes adding a member neither found, at positions in two
+		// shards, both store it (docs/CLUSTER.md, Limits).
+		return e, r.putDecided(ctx, to, k, e, -max(cut, 1))
+	case to == cur.shard:
+		return e, r.putDecided(ctx, to, k, e, cur.stamp)
+	}
+	if err := r.putDecided(ctx, cur.shard, k, e, cur.stamp); err != nil {
+		return e, err
+	}
+	e.Stamp = r.stamp()
+	return e, r.putNewerBoth(ctx, to, k, e)
+}
+
+// putDecided stores e in shard to under condition expect, decided by the
+// shard's primary alone; the replica then takes the decided copy, newest
+// wins, as batched writes do (remote_batch_replica.go). Primary and
+// replica judging in parallel (putChecked) could each take a different
+// node's increment, after which their stamps differ and every later
+// expectation is refused by one of them.
+func (r *Router) putDecided(ctx context.Context, to shard.ID, k shard.Key, e shard.Entry, expect int64) error {
+	v := r.cl.View()
+	p := v.Peer(to)
+	local, rp, _ := v.ReplicaOf(to)
+	switch {
+	case !v.Local(to) && p == nil:
+		return errShardDown
+	case !local && rp == nil && replicaGone(v, to):
+		return errReplicaGone
+	}
+	err := r.onPrimary(ctx, v, to, p, func(s *shard.Shard) error {
+		return r.pinned(v, func() error { return putIf(s, k, e, expect) })
+	}, func(ctx context.Context, p Peer) error {
+		return p.PutIf(ctx, to, k, e, expect)
+	})
+	if errors.Is(err, ErrStale) {
+		r.cl.Refresh(ctx)
+		return ErrStaleCopy // read again under the view in force
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case local:
+		err = r.pinned(v, func() error { r.shards[to].PutNewer(k, e); return nil })
+	case rp != nil:
+		err = rp.Put(ctx, to, k, e)
+	}
+	if errors.Is(err, ErrStale) {
+		// The view changed since the primary took it: the decided copy
+		// goes to primary and replica of the view in force.
+		err = r.putNewerBoth(ctx, to, k, e)
+	}
+	return err
+}
