@@ -89,7 +89,7 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	for attempt := 0; ; attempt++ {
 		if !fromCache {
 			if inc == nil {
-				cur, exists = r.lookUp(k, member, cut, cur, exists, e.Stamp)
+				cur, exists = r.lookUp(k, member, cut, cur, exists, e.Stamp, cond)
 			} else if cur, exists, err = inc.read(r, k, member, cut); err != nil {
 				return false, false, err
 			}
