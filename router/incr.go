@@ -9,18 +9,11 @@ package router
 // is lost (TestClusterZincrbyThroughTwoNodes).
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math"
 
 	"geoshard/shard"
 )
-
-// incrAttempts bounds how often an increment through this node starts
-// again because another node changed the member between its read and its
-// write; past it the client hears -TRYAGAIN, nothing written.
-const incrAttempts = 16
 
 // increment is the write of an increment: the new score is the copy's
 // score plus by, computed again from every copy the write reads, and
@@ -56,29 +49,12 @@ func (inc *increment) apply(score *float64, live bool, cur slot) bool {
 	return true
 }
 
-// expect is the condition the sum is written under in shard to: the copy
-// it was made from, or no live copy at all (shard.Shard.PutIf). A sum that
-// moves a geo member to another shard is written unconditionally: its old
-// copy is in another shard, which a put to this one cannot check (a limit,
-// docs/CLUSTER.md).
-func (inc *increment) expect(live bool, cur slot, to shard.ID, cut int64) int64 {
-	switch {
-	case live && to == cur.shard:
-		return cur.stamp
-	case live:
-		return 0
-	case cut > 0:
-		return -cut
-	}
-	return -1
-}
-
 // read finds the member's newest copy on every node for an increment.
 // Unlike a write of a whole score, an increment that found no copy while a
 // shard could not be read stops: starting from nothing would lose the
 // score (as TryScore).
 func (inc *increment) read(r *Router, k shard.Key, member string, cut int64) (slot, bool, error) {
-	cur, exists, err := r.findMember(k, member, cut)
+	cur, exists, err := r.findLive(k, member, cut)
 	if err != nil {
 		r.remoteFailed("get", err)
 		if !exists {
@@ -106,46 +82,4 @@ func (r *Router) TryIncr(k shard.Key, member string, by float64, f AddFlags) (sc
 		return 0, false, inc.nan, err
 	}
 	return inc.score, true, false, nil
-}
-
-// putDecided stores e in shard to under condition expect, decided by the
-// shard's primary alone; the replica then takes the decided copy, newest
-// wins, as batched writes do (remote_batch_replica.go). Primary and
-// replica judging in parallel (putChecked) could each take a different
-// node's increment, after which their stamps differ and every later
-// expectation is refused by one of them.
-func (r *Router) putDecided(ctx context.Context, to shard.ID, k shard.Key, e shard.Entry, expect int64) error {
-	v := r.cl.View()
-	p := v.Peer(to)
-	local, rp, _ := v.ReplicaOf(to)
-	switch {
-	case !v.Local(to) && p == nil:
-		return errShardDown
-	case !local && rp == nil && replicaGone(v, to):
-		return errReplicaGone
-	}
-	err := r.onPrimary(ctx, v, to, p, func(s *shard.Shard) error {
-		return r.pinned(v, func() error { return putIf(s, k, e, expect) })
-	}, func(ctx context.Context, p Peer) error {
-		return p.PutIf(ctx, to, k, e, expect)
-	})
-	if errors.Is(err, ErrStale) {
-		r.cl.Refresh(ctx)
-		return ErrStaleCopy // read again under the view in force
-	}
-	if err != nil {
-		return err
-	}
-	switch {
-	case local:
-		err = r.pinned(v, func() error { r.shards[to].PutNewer(k, e); return nil })
-	case rp != nil:
-		err = rp.Put(ctx, to, k, e)
-	}
-	if errors.Is(err, ErrStale) {
-		// The view changed since the primary took it: the decided copy
-		// goes to primary and replica of the view in force.
-		err = r.putNewerBoth(ctx, to, k, e)
-	}
-	return err
 }

@@ -42,7 +42,7 @@ type batchItem struct {
 	stamp, cut   int64
 	cur          slot
 	exists, live bool
-	skip         bool // NX, XX, GT or LT leave it as it is
+	skip         bool // NX, XX, GT or LT left it as it is, or it is written later (addBatch)
 	done         bool // settled by a conditional put (remote_batch_fast.go)
 	fastMiss     bool // the conditional put found no live copy
 	replicated   bool // stored on the shard's replica too (putPlan)
@@ -72,8 +72,16 @@ func (r *Router) TryAddMany(k shard.Key, members []string, scores []float64, f A
 	}
 	for start := 0; start < len(members); {
 		end := distinctRun(members, start)
-		a, c, err := r.addBatch(k, members[start:end], scores[start:end], f)
+		a, c, later, err := r.addBatch(k, members[start:end], scores[start:end], f)
 		added, changed = added+a, changed+c
+		for _, i := range later {
+			if err != nil {
+				break
+			}
+			var ad, ch bool
+			ad, ch, err = r.addCluster(k, members[start+i], scores[start+i], f, nil)
+			added, changed = added+b2i(ad), changed+b2i(ch)
+		}
 		if err != nil {
 			return added, changed, err
 		}
@@ -118,8 +126,12 @@ func distinctRun(members []string, start int) int {
 // addBatch is addCluster for distinct members at once: members that stay
 // in their cached shard are written there in one conditional put per node;
 // the others are looked up on every node (one GetMany per node) and stored
-// with one PutMany per node.
-func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f AddFlags) (added, changed int, err error) {
+// with one PutMany per node. With NX, XX, GT or LT those others are left
+// to the caller (later), who writes each under the condition that the
+// copy it judged is still the member's (cond.go), once this batch has let
+// its members go.
+func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f AddFlags) (added, changed int,
+	later []int, err error) {
 	defer r.holdAll(k, members)()
 	items := r.batchItems(k, members, scores)
 	ctx, cancel := r.callCtx()
@@ -132,12 +144,17 @@ func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f Add
 	r.mayMoveItems(k, items, slow) // counts name them (arrivals.go)
 	switch {
 	case len(slow) == 0:
-	case f == AddFlags{} && !r.anyAway(v):
+	case f != AddFlags{}:
+		for _, i := range slow {
+			items[i].skip = true
+		}
+		later = slow
+	case !r.anyAway(v):
 		r.getPut(ctx, v, k, items, slow)
 	default: // a handoff out of a shard with a holder away is known before the write
 		r.findMissing(k, items, slow, nil)
 		for _, i := range slow {
-			r.decide(&items[i], f)
+			r.decide(&items[i])
 		}
 		r.putBatch(ctx, v, k, items, r.refuseAwayHandoffs(v, items, slow))
 	}
@@ -163,7 +180,7 @@ func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f Add
 			changed++
 		}
 	}
-	return added, changed, err
+	return added, changed, later, err
 }
 
 // holdAll holds every member (hold), in name order so two batches never
@@ -229,16 +246,10 @@ func (r *Router) batchItems(k shard.Key, members []string, scores []float64) []b
 	return items
 }
 
-// decide applies NX, XX, GT and LT and picks the shard of the new copy.
-func (r *Router) decide(it *batchItem, f AddFlags) {
+// decide picks the shard of a write's new copy, for a write with no NX,
+// XX, GT or LT (those are judged in cond.go).
+func (r *Router) decide(it *batchItem) {
 	it.live = it.exists && it.cur.stamp >= it.cut
-	it.skip = false
-	switch {
-	case f.NX && it.live, f.XX && !it.live:
-		it.skip = true
-	case it.live && f.GT && !(it.score > it.cur.score), it.live && f.LT && !(it.score < it.cur.score):
-		it.skip = true
-	}
 	it.e = shard.NewEntry(it.member, it.score, it.stamp)
 	it.to = r.place(it.cur.shard, it.live, it.e.Lon, it.e.Lat)
 }

@@ -10,6 +10,7 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"geoshard/shard"
 )
@@ -28,7 +29,8 @@ func (r *Router) findMember(k shard.Key, member string, cut int64) (slot, bool, 
 	)
 	keep := func(s slot) {
 		mu.Lock()
-		if !found || s.stamp > best.stamp {
+		// Of a moved copy and its claim (same stamp), the moved one.
+		if !found || s.stamp > best.stamp || s.stamp == best.stamp && r.claimed(best) && !r.claimed(s) {
 			best, found = s, true
 		}
 		mu.Unlock()
@@ -79,14 +81,18 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	st.mu.Unlock()
 	// An increment sums over the shard's copy, never the cache's.
 	fromCache := exists && cur.stamp >= cut && inc == nil
+	// NX, XX, GT, LT and increments judge the copy they read: the write is
+	// stored only while that copy is still the member's (putCond).
+	cond := inc != nil || f != AddFlags{}
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	var e shard.Entry
 	var to shard.ID
+	claimed := false // the move's old copy is this write's claim (cond.go)
 	for attempt := 0; ; attempt++ {
 		if !fromCache {
 			if inc == nil {
-				cur, exists = r.lookUp(k, member, cut, cur, exists, e.Stamp)
+				cur, exists = r.lookUp(k, member, cut, cur, exists, e.Stamp, cond)
 			} else if cur, exists, err = inc.read(r, k, member, cut); err != nil {
 				return false, false, err
 			}
@@ -95,7 +101,18 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 			}
 		}
 		live := exists && cur.stamp >= cut
+		if cond && live && r.claimed(cur) && attempt < condAttempts {
+			time.Sleep(claimWait) // another node is moving the member (cond.go)
+			fromCache = false
+			continue
+		}
 		if inc != nil && !inc.apply(&score, live, cur) || flagsRefuse(f, live, score, cur) {
+			if fromCache {
+				// The cache knows where the member is, not the score
+				// another node wrote since: refuse on the copy itself.
+				fromCache = false
+				continue
+			}
 			return false, false, nil
 		}
 		if score == 0 && !big {
@@ -107,10 +124,10 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		if err = r.handoffAway(r.cl.View(), cur.shard, to, live); err != nil {
 			break // the old copy could not be deleted everywhere (away_deletes.go)
 		}
-		if inc != nil {
-			err = r.putDecided(ctx, to, k, e, inc.expect(live, cur, to, cut))
-			if errors.Is(err, ErrStaleCopy) && attempt < incrAttempts {
-				stamp = r.stamp()
+		if cond {
+			claimed, err = r.putCond(ctx, k, e, live, cur, to, cut)
+			if errors.Is(err, ErrStaleCopy) && attempt < condAttempts {
+				fromCache, stamp = false, r.stamp()
 				continue
 			}
 			break
@@ -147,7 +164,11 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		r.stats.Shards[cur.shard].HandoffsOut.Add(1)
 		r.stats.Shards[to].HandoffsIn.Add(1)
 		r.stats.Border(cur.shard, to).Handoffs.Add(1)
-		r.leaveOld(ctx, cur.shard, k, member, stamp-1, now, true) // arrivals.go
+		notAfter := e.Stamp - 1
+		if claimed {
+			notAfter = e.Stamp // the claim exactly: a newer write over it stays
+		}
+		r.leaveOld(ctx, cur.shard, k, member, notAfter, now, true) // arrivals.go
 	}
 	r.remember(k, member, now)
 	return !live, live && cur.score != score, nil
