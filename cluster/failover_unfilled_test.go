@@ -97,7 +97,7 @@ func TestLapseDuringCopyFirstMove(t *testing.T) {
 	other := map[string]string{"a": "b", "b": "a"}[primary]
 
 	// Its primary lapses and stays away for a second (well within the
-	// two lease TTLs the leader waits for a holder).
+	// two lease TTLs, 10 s, the leader waits for a holder).
 	held[primary].armed.Store(true)
 	revokeLease(t, etcd.Endpoint, primary)
 	select {
@@ -127,13 +127,16 @@ func TestLapseDuringCopyFirstMove(t *testing.T) {
 
 // startGridNode starts a replica node (as startReplicaNode) on a 3 x 3
 // grid over Amsterdam and its catch-all, so that every shard, the last
-// (which moves first) included, can be given members.
+// (which moves first) included, can be given members. Its lease is the
+// product's 5 s: the test revokes the lease it lapses, and the leader
+// waits two lease TTLs for a holder, which must outlast the second the
+// primary is held away however slow a loaded machine makes the test.
 func startGridNode(t *testing.T, endpoint, id string, i int, set func(*NodeConfig)) *Node {
 	t.Helper()
 	r := router.New(router.Config{PositionTTL: time.Minute, Regions: shard.GridMap(4.5, 52.0, 5.5, 52.5, 3, 3, 200)})
 	cfg := NodeConfig{Endpoints: []string{endpoint}, Cluster: "t", ID: id,
 		Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i), Password: "pw", Replicas: 1,
-		LeaseTTL: 2 * time.Second, Rebalance: 100 * time.Millisecond}
+		LeaseTTL: steadyLease, Rebalance: 100 * time.Millisecond}
 	if set != nil {
 		set(&cfg)
 	}
