@@ -98,7 +98,7 @@ func internalCount(r *router.Router, t *Table, p *parser, w Replier, names bool)
 		w.Int(n)
 		return
 	}
-	ns, whole := r.CountNamesLocal(k, cut, since)
+	ns, whole := r.CountNamesLocal(ids, k, cut, since)
 	w.Array(4)
 	w.Int(n)
 	w.Bulk(appendNewestWire(nil, per))

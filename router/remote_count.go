@@ -46,6 +46,28 @@ func (n *Newest) keep(o Newest) {
 	}
 }
 
+// askedMissed reports whether a member asked was found on no node and
+// named again: a handoff of it may have fallen between the reads of its
+// new shard and its old one, which then both missed it.
+func askedMissed(asked []string, c CountReply) bool {
+	var named map[string]struct{}
+	for i, nw := range c.Asked {
+		if nw.Found || i >= len(asked) {
+			continue
+		}
+		if named == nil {
+			named = make(map[string]struct{}, len(c.Names))
+			for _, m := range c.Names {
+				named[m] = struct{}{}
+			}
+		}
+		if _, ok := named[asked[i]]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // errNoCount is a peer that cannot count (not one of cluster's peers).
 var errNoCount = errors.New("peer cannot count")
 
@@ -104,6 +126,9 @@ func (r *Router) countCluster(k shard.Key, min, max Bound) (int, error) {
 				asked, grown = append(asked, m), true
 			}
 		}
+		if !grown && askedMissed(asked, c) {
+			grown = true // ask again: its copy may have moved past the reads
+		}
 		if !grown {
 			r.remote.arrivals.rounds[round].Add(1)
 			return int(n), nil
@@ -136,10 +161,14 @@ func (r *Router) countRound(ctx context.Context, k shard.Key, min, max Bound, cu
 			names[m] = struct{}{}
 		}
 	}
+	var here []shard.ID
 	err := r.onNodes(ctx, nil, func(ids []shard.ID) {
 		n, per := r.CountLocal(ids, k, min, max, cut, asked)
 		total.Add(n)
 		keep(per, nil, true)
+		mu.Lock()
+		here = append(here, ids...)
+		mu.Unlock()
 	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
 		pc, ok := p.(PeerCounter)
 		if !ok {
@@ -152,7 +181,7 @@ func (r *Router) countRound(ctx context.Context, k shard.Key, min, max Bound, cu
 	})
 	// This node's names last, after the others counted: a write through
 	// it that began before is named (hold outlasts the write).
-	ns, whole := r.CountNamesLocal(k, cut, since)
+	ns, whole := r.CountNamesLocal(here, k, cut, since)
 	keep(nil, ns, whole)
 	sum.N = total.Load()
 	for m := range names {
@@ -169,13 +198,15 @@ const MaxCountNames = 4096
 // count asks each node to name (those done since it began).
 const clockSlack = int64(50e6)
 
-// CountNamesLocal returns the members of k that may have two copies as
-// far as this node knows: a write of theirs that may move it is out
-// through it (mayMove), a handoff
-// of theirs was done since since (a count that began before may have met
-// both copies), or a handoff's delete did not land (arrivals.go). The
-// bool is false when it cannot name them all.
-func (r *Router) CountNamesLocal(k shard.Key, cut, since int64) ([]string, bool) {
+// CountNamesLocal returns the members of k that may have two copies, or
+// none, as far as this node knows: a write of theirs that may move it is
+// out through it (mayMove), a handoff of theirs was done since since (a
+// count that began before may have met both copies), a handoff's delete
+// did not land (arrivals.go), or, since since, they gained or lost their
+// copy in one of the shards ids, which this node has just counted
+// (changes.go). The bool is false when it cannot name them all. It is
+// called after the count of ids, so a change the count saw is named.
+func (r *Router) CountNamesLocal(ids []shard.ID, k shard.Key, cut, since int64) ([]string, bool) {
 	marks, whole := r.ArrivalsLocal(k, cut)
 	names := make([]string, 0, len(marks))
 	for _, m := range marks {
@@ -192,7 +223,8 @@ func (r *Router) CountNamesLocal(k shard.Key, cut, since int64) ([]string, bool)
 	r.remote.inflightMu.Unlock()
 	names = append(names, r.remote.arrivals.movingOf(refs, held)...)
 	names = r.remote.arrivals.doneSince(names, k, since)
-	if len(names) > MaxCountNames {
+	names, all := r.remote.arrivals.changes.since(names, ids, k, since)
+	if len(names) > MaxCountNames || !all {
 		return nil, false
 	}
 	return names, whole

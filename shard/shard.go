@@ -41,6 +41,9 @@ type Shard struct {
 	sets map[Key]*set
 	// walks lends nearest searches their heaps (nearest.go).
 	walks sync.Pool
+	// changed, when set (Watch), hears each member gaining or losing its
+	// copy here; called under mu.
+	changed func(k Key, member string)
 }
 
 // New returns an empty shard.
@@ -101,6 +104,9 @@ func (s *Shard) DeleteHash(k Key, member string, notAfter int64, h uint64) (Entr
 	e := st.deleteAt(at)
 	if st.len() == 0 {
 		delete(s.sets, k)
+	}
+	if s.changed != nil {
+		s.changed(k, member)
 	}
 	return e, true
 }
