@@ -116,7 +116,7 @@ func (c *changeLog) since(names []string, ids []shard.ID, k shard.Key, t int64) 
 			names = append(names, ch.member)
 		}
 	}
-	return names, c.lostUntil < t
+	return names, c.lostUntil == 0 || c.lostUntil < t
 }
 
 func hasID(ids []shard.ID, id shard.ID) bool {

@@ -7,7 +7,6 @@ package router
 import (
 	"context"
 	"errors"
-	"math"
 	"sync"
 	"sync/atomic"
 
@@ -137,8 +136,7 @@ func (r *Router) countCluster(k shard.Key, min, max Bound) (int, error) {
 	// Too many members named, or new ones every round: gather the
 	// members and dedupe by name.
 	r.remote.arrivals.rounds[countRounds].Add(1)
-	es, _, err := r.scanCluster(k, min, max, false, cut, math.MaxInt)
-	return len(es), err
+	return r.gatherCount(ctx, k, min, max, cut) // count_gather.go
 }
 
 // countRound asks every node for its count, its copies of the members
@@ -163,9 +161,9 @@ func (r *Router) countRound(ctx context.Context, k shard.Key, min, max Bound, cu
 	}
 	var here []shard.ID
 	err := r.onNodes(ctx, nil, func(ids []shard.ID) {
-		n, per := r.CountLocal(ids, k, min, max, cut, asked)
+		n, per, left := r.CountLocal(ids, k, min, max, cut, asked)
 		total.Add(n)
-		keep(per, nil, true)
+		keep(per, left, true)
 		mu.Lock()
 		here = append(here, ids...)
 		mu.Unlock()
@@ -236,10 +234,14 @@ func (r *Router) CountNamesLocal(ids []shard.ID, k shard.Key, cut, since int64) 
 // that copy is the member's current one and is counted where it is. The
 // members asked are left out too: for each it returns its newest copy
 // here instead, whatever its score (a member's old copy in range does not
-// count when its newest copy is out of it).
-func (r *Router) CountLocal(ids []shard.ID, k shard.Key, min, max Bound, cut int64, asked []string) (int64, []Newest) {
+// count when its newest copy is out of it). It returns the members whose
+// copy it left out for a newer one, for the count to name: the cache
+// learns of the newer copy when it is stored, also as a replica here,
+// and the newer copy's node may have counted before it was.
+func (r *Router) CountLocal(ids []shard.ID, k shard.Key, min, max Bound, cut int64, asked []string) (int64, []Newest, []string) {
 	g := r.key(k, false)
 	var n int64
+	var left []string
 	var skip map[string]struct{}
 	if len(asked) > 0 {
 		skip = make(map[string]struct{}, len(asked))
@@ -256,8 +258,12 @@ func (r *Router) CountLocal(ids []shard.ID, k shard.Key, min, max Bound, cut int
 			if !max.above(e.Score) {
 				return false
 			}
-			if _, ok := skip[e.Member]; !ok && min.below(e.Score) && !r.supersededHere(g, id, e) {
-				n++
+			if _, ok := skip[e.Member]; !ok && min.below(e.Score) {
+				if r.supersededHere(g, id, e) {
+					left = append(left, e.Member)
+				} else {
+					n++
+				}
 			}
 			return true
 		})
@@ -267,7 +273,7 @@ func (r *Router) CountLocal(ids []shard.ID, k shard.Key, min, max Bound, cut int
 			}
 		}
 	}
-	return n, per
+	return n, per, left
 }
 
 // supersededHere reports whether the owner cache names a newer copy of
