@@ -10,15 +10,21 @@ package router
 //
 // A write that moves the member to another shard is decided where the old
 // copy is: it is first stored over the old copy (the claim), then in its
-// new shard under a later stamp, and the claim is deleted as any handoff's
-// old copy. Between the claim and the new copy, one round trip, a search
-// near the new position misses the member: its only copy sits in a shard
-// not asked there. Storing the new copy first and undoing it when the old
-// shard refuses would show readers a score no writer decided.
+// new shard under the same stamp, and the claim is deleted as any
+// handoff's old copy, by its stamp exactly, so that a later write another
+// node made over the claim stays. Between the claim and the new copy, one
+// round trip, a search near the new position misses the member: its only
+// copy sits in a shard not asked there. Storing the new copy first and
+// undoing it when the old shard refuses would show readers a score no
+// writer decided. A conditional write that reads a claim (a copy in a
+// shard that would not keep it there) waits for the move to land and
+// reads again: judged where the claim is, its write could be made over a
+// copy that is already on its way elsewhere and leave two.
 
 import (
 	"context"
 	"errors"
+	"time"
 
 	"geoshard/shard"
 )
@@ -28,27 +34,63 @@ import (
 // and its write; past it the client hears -TRYAGAIN, nothing written.
 const condAttempts = 16
 
+// absentReads is how often a conditional write reads a member it finds
+// nowhere before it takes the member for absent (findLive).
+const absentReads = 3
+
+// findLive is findMember for a conditional write, which looks again for a
+// member it found nowhere. One read asks the nodes at once, each at its
+// own moment, and can miss a member whose handoff by another node (new
+// copy stored, then the old one deleted) fell between its asking the new
+// shard and its asking the old one; a write that took that for absence
+// would start the member anew, in a shard beside its copy, and the newest
+// stamp would win: two clients incrementing one member that each sum
+// moved across regions left it at the last increment alone in 2 of 3
+// runs with -race (TestClusterZincrbyThroughTwoNodes). A second miss needs
+// a whole further handoff of the member inside the next read, which
+// starts after the first one ended.
+func (r *Router) findLive(k shard.Key, member string, cut int64) (slot, bool, error) {
+	for try := 1; ; try++ {
+		cur, ok, err := r.findMember(k, member, cut)
+		if ok || err != nil || try == absentReads {
+			return cur, ok, err
+		}
+	}
+}
+
 // putCond stores e in shard to if the member's copy is still cur (live),
-// or if no shard it goes to holds a live copy (stamped cut or later) when
-// there was none. It returns the entry stored in to: e, or e restamped
-// after the claim of a write that moves the member (leaveOld then deletes
-// the claim in cur.shard, which is older). ErrStaleCopy says the copy
-// changed; nothing was stored.
+// or if the shard holds no live copy (stamped cut or later) when there
+// was none. A write that moves the member claims its old copy first
+// (claimed: leaveOld then deletes the claim, stamped e.Stamp).
+// ErrStaleCopy says the copy changed; nothing was stored.
 func (r *Router) putCond(ctx context.Context, k shard.Key, e shard.Entry, live bool, cur slot, to shard.ID,
-	cut int64) (shard.Entry, error) {
+	cut int64) (claimed bool, err error) {
 	switch {
 	case !live:
 		// Two nodes adding a member neither found, at positions in two
 		// shards, both store it (docs/CLUSTER.md, Limits).
-		return e, r.putDecided(ctx, to, k, e, -max(cut, 1))
+		return false, r.putDecided(ctx, to, k, e, -max(cut, 1))
 	case to == cur.shard:
-		return e, r.putDecided(ctx, to, k, e, cur.stamp)
+		return false, r.putDecided(ctx, to, k, e, cur.stamp)
 	}
 	if err := r.putDecided(ctx, cur.shard, k, e, cur.stamp); err != nil {
-		return e, err
+		return false, err
 	}
-	e.Stamp = r.stamp()
-	return e, r.putNewerBoth(ctx, to, k, e)
+	return true, r.putNewerBoth(ctx, to, k, e)
+}
+
+// claimWait is how long a conditional write waits before it reads again a
+// member it found claimed by another node's move (one round trip, about).
+const claimWait = time.Millisecond
+
+// claimed reports whether a copy is in a shard that would not keep it at
+// its position: another node's conditional write claimed it on its way to
+// another shard (or that write failed after the claim, and the copy stays
+// until the member's next write).
+func (r *Router) claimed(s slot) bool {
+	e := shard.NewEntry("", s.score, s.stamp)
+	owner := r.regions.Locate(e.Lon, e.Lat)
+	return owner != s.shard && r.regions.Distance(s.shard, e.Lon, e.Lat) > r.regions.Margin()
 }
 
 // putDecided stores e in shard to under condition expect, decided by the

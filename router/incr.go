@@ -54,7 +54,7 @@ func (inc *increment) apply(score *float64, live bool, cur slot) bool {
 // shard could not be read stops: starting from nothing would lose the
 // score (as TryScore).
 func (inc *increment) read(r *Router, k shard.Key, member string, cut int64) (slot, bool, error) {
-	cur, exists, err := r.findMember(k, member, cut)
+	cur, exists, err := r.findLive(k, member, cut)
 	if err != nil {
 		r.remoteFailed("get", err)
 		if !exists {

@@ -83,12 +83,17 @@ func (r *Router) putChecked(ctx context.Context, to shard.ID, k shard.Key, e sha
 }
 
 // lookUp finds a member's newest copy on every node, for a write whose
-// cache had none or was refused. mine is the stamp of this write's
+// cache had none or was refused; a conditional write (cond) looks again
+// for a member found nowhere (findLive). mine is the stamp of this write's
 // refused attempt (0: none): the primary took that one and only the
 // replica refused it (it was still filling), so the cached copy cur was
 // right and stays the one the write replaces.
-func (r *Router) lookUp(k shard.Key, member string, cut int64, cur slot, exists bool, mine int64) (slot, bool) {
-	found, ok, err := r.findMember(k, member, cut)
+func (r *Router) lookUp(k shard.Key, member string, cut int64, cur slot, exists bool, mine int64, cond bool) (slot, bool) {
+	find := r.findMember
+	if cond {
+		find = r.findLive
+	}
+	found, ok, err := find(k, member, cut)
 	if err != nil {
 		r.remoteFailed("get", err) // as before: the write goes on
 	}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"geoshard/shard"
 )
@@ -28,7 +29,8 @@ func (r *Router) findMember(k shard.Key, member string, cut int64) (slot, bool, 
 	)
 	keep := func(s slot) {
 		mu.Lock()
-		if !found || s.stamp > best.stamp {
+		// Of a moved copy and its claim (same stamp), the moved one.
+		if !found || s.stamp > best.stamp || s.stamp == best.stamp && r.claimed(best) && !r.claimed(s) {
 			best, found = s, true
 		}
 		mu.Unlock()
@@ -86,10 +88,11 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	defer cancel()
 	var e shard.Entry
 	var to shard.ID
+	claimed := false // the move's old copy is this write's claim (cond.go)
 	for attempt := 0; ; attempt++ {
 		if !fromCache {
 			if inc == nil {
-				cur, exists = r.lookUp(k, member, cut, cur, exists, e.Stamp)
+				cur, exists = r.lookUp(k, member, cut, cur, exists, e.Stamp, cond)
 			} else if cur, exists, err = inc.read(r, k, member, cut); err != nil {
 				return false, false, err
 			}
@@ -98,6 +101,11 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 			}
 		}
 		live := exists && cur.stamp >= cut
+		if cond && live && r.claimed(cur) && attempt < condAttempts {
+			time.Sleep(claimWait) // another node is moving the member (cond.go)
+			fromCache = false
+			continue
+		}
 		if inc != nil && !inc.apply(&score, live, cur) || flagsRefuse(f, live, score, cur) {
 			return false, false, nil
 		}
@@ -111,7 +119,7 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 			break // the old copy could not be deleted everywhere (away_deletes.go)
 		}
 		if cond {
-			e, err = r.putCond(ctx, k, e, live, cur, to, cut)
+			claimed, err = r.putCond(ctx, k, e, live, cur, to, cut)
 			if errors.Is(err, ErrStaleCopy) && attempt < condAttempts {
 				fromCache, stamp = false, r.stamp()
 				continue
@@ -150,7 +158,11 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		r.stats.Shards[cur.shard].HandoffsOut.Add(1)
 		r.stats.Shards[to].HandoffsIn.Add(1)
 		r.stats.Border(cur.shard, to).Handoffs.Add(1)
-		r.leaveOld(ctx, cur.shard, k, member, e.Stamp-1, now, true) // arrivals.go
+		notAfter := e.Stamp - 1
+		if claimed {
+			notAfter = e.Stamp // the claim exactly: a newer write over it stays
+		}
+		r.leaveOld(ctx, cur.shard, k, member, notAfter, now, true) // arrivals.go
 	}
 	r.remember(k, member, now)
 	return !live, live && cur.score != score, nil
