@@ -11,15 +11,16 @@ package router
 // most of them, and they cross no shard.
 
 import (
-	"context"
 	"errors"
 	"math"
+	"time"
 
 	"geoshard/shard"
 )
 
 // gatherChecks bounds the rounds that settle the members named after a
-// gather; past them the count fails rather than guess.
+// gather, the later ones a clock slack apart; past them the count fails
+// rather than guess.
 const gatherChecks = 6
 
 // errUnsettled is a gathered count whose named members kept moving.
@@ -30,7 +31,7 @@ var errUnsettled = errors.New("members kept moving between shards while counted"
 // read it. A named one counts by its newest copy in a later round: when
 // found, or when found nowhere and not named in that round (it had no
 // copy then); a member found nowhere and named again is asked again.
-func (r *Router) gatherCount(ctx context.Context, k shard.Key, min, max Bound, cut int64) (int, error) {
+func (r *Router) gatherCount(k shard.Key, min, max Bound, cut int64) (int, error) {
 	began := now() - clockSlack
 	es, _, err := r.scanCluster(k, min, max, false, cut, math.MaxInt)
 	if err != nil {
@@ -44,7 +45,12 @@ func (r *Router) gatherCount(ctx context.Context, k shard.Key, min, max Bound, c
 	var open []string // named, not settled
 	since := began
 	for check := range gatherChecks {
-		c, err := r.countRound(ctx, k, min, max, cut, since, open)
+		if check > 1 {
+			// A member that changed within the clock slack of the last
+			// round is named again however it stands: let it pass.
+			time.Sleep(time.Duration(clockSlack))
+		}
+		c, err := r.checkRound(k, min, max, cut, since, open)
 		if err != nil {
 			return n, r.readFailed("count", err)
 		}
@@ -71,6 +77,12 @@ func (r *Router) gatherCount(ctx context.Context, k shard.Key, min, max Bound, c
 		since = now() - clockSlack
 	}
 	return n, r.readFailed("count", errUnsettled)
+}
+
+func (r *Router) checkRound(k shard.Key, min, max Bound, cut, since int64, asked []string) (CountReply, error) {
+	ctx, cancel := r.callCtx()
+	defer cancel()
+	return r.countRound(ctx, k, min, max, cut, since, asked)
 }
 
 // settle adds to n the members of open that c settles (found, or found

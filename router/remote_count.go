@@ -136,7 +136,7 @@ func (r *Router) countCluster(k shard.Key, min, max Bound) (int, error) {
 	// Too many members named, or new ones every round: gather the
 	// members and dedupe by name.
 	r.remote.arrivals.rounds[countRounds].Add(1)
-	return r.gatherCount(ctx, k, min, max, cut) // count_gather.go
+	return r.gatherCount(k, min, max, cut) // count_gather.go
 }
 
 // countRound asks every node for its count, its copies of the members

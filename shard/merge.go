@@ -76,7 +76,9 @@ func (s *Shard) PutIf(k Key, e Entry, expect int64) bool {
 
 // Watch has changed called, under the shard's lock, whenever a put
 // (PutNewer, PutNewerHash, PutIf) stores a member that had no copy here
-// or a delete removes one. A cluster count needs to know which members
+// or a delete bounded by a newer write (notAfter below math.MaxInt64: a
+// handoff's, the member living on elsewhere) removes one; a delete of the
+// member (ZREM) is not a change a count could be wrong by. A cluster count needs to know which members
 // crossed between shards while it read them, and it must not be able to
 // see the copy before the change is known: a put that said whether it
 // inserted would leave a moment between the two. changed must not call

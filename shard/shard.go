@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"math"
 	"sync"
 
 	"geoshard/geo"
@@ -41,8 +42,8 @@ type Shard struct {
 	sets map[Key]*set
 	// walks lends nearest searches their heaps (nearest.go).
 	walks sync.Pool
-	// changed, when set (Watch), hears each member gaining or losing its
-	// copy here; called under mu.
+	// changed, when set (Watch), hears each member gaining its copy here
+	// or losing it to a handoff; called under mu.
 	changed func(k Key, member string)
 }
 
@@ -105,8 +106,8 @@ func (s *Shard) DeleteHash(k Key, member string, notAfter int64, h uint64) (Entr
 	if st.len() == 0 {
 		delete(s.sets, k)
 	}
-	if s.changed != nil {
-		s.changed(k, member)
+	if s.changed != nil && notAfter < math.MaxInt64 {
+		s.changed(k, member) // a handoff's: the member lives on elsewhere
 	}
 	return e, true
 }

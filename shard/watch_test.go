@@ -1,6 +1,9 @@
 package shard
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // TestWatch: the watcher hears a member gaining a copy here or losing it,
 // through every put a cluster write lands by, and not a copy updated
@@ -24,6 +27,7 @@ func TestWatch(t *testing.T) {
 		{"Delete removes", 50, func(s *Shard) { s.Delete(k, "m", 60) }, true},
 		{"Delete of a newer copy", 50, func(s *Shard) { s.Delete(k, "m", 40) }, false},
 		{"Delete of none", 0, func(s *Shard) { s.Delete(k, "m", 60) }, false},
+		{"Delete of the member", 50, func(s *Shard) { s.Delete(k, "m", math.MaxInt64) }, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
