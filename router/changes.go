@@ -1,7 +1,7 @@
 package router
 
-// Changes: the members that gained or lost their copy in one of this
-// node's shards lately. A count adds up one number per node, read at
+// Changes: the members that gained their copy in one of this node's
+// shards lately, or lost it to a handoff. A count adds up one number per node, read at
 // different instants; a handoff (new copy put in one shard, then the old
 // one deleted in another) that falls between two nodes' reads leaves the
 // member counted twice (the new shard's node read after the put, the old
@@ -22,9 +22,10 @@ import (
 	"geoshard/shard"
 )
 
-// maxChanges bounds the changes a node keeps: about 3 MB. A cold load
-// inserts more within keepRecent; counts then cannot vouch for the
-// dropped ones and gather the members until keepRecent has passed.
+// maxChanges bounds the changes a node keeps: 56 bytes each and the
+// member's name, about 5 MB for names of 24 bytes. A load that inserts
+// more within keepRecent drops the oldest; a count since a dropped one
+// cannot name them all and answers by gathering the members.
 const maxChanges = 1 << 16
 
 type change struct {
