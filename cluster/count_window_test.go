@@ -80,6 +80,7 @@ func countsDuringWrites(t *testing.T, far [2]float64) {
 	// to its client: not a wrong answer, and not counted.
 	counts, failed, off := 0, 0, map[int]int{}
 	var wrongHow []string // how many rounds each wrong count took
+	errs := map[string]int{}
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && counts < 20000; {
 		r := rs[(counts+failed)%3]
 		before := r.CountRounds()
@@ -87,6 +88,7 @@ func countsDuringWrites(t *testing.T, far [2]float64) {
 		switch {
 		case err != nil:
 			failed++
+			errs[err.Error()]++
 		case c != members:
 			off[c-members]++
 			wrongHow = append(wrongHow, fmt.Sprintf("%d: %s", c-members, roundsTaken(before, r.CountRounds())))
@@ -97,8 +99,8 @@ func countsDuringWrites(t *testing.T, far [2]float64) {
 	}
 	close(stop)
 	wg.Wait()
-	t.Logf("%d counts (%d more failed) during %d writes; off by: %v; rounds (1, 2, 3, members gathered) through a, b, c: %v %v %v",
-		counts, failed, writes.Load(), off, rs[0].CountRounds(), rs[1].CountRounds(), rs[2].CountRounds())
+	t.Logf("%d counts (%d more failed: %v) during %d writes; off by: %v; rounds (1, 2, 3, members gathered) through a, b, c: %v %v %v",
+		counts, failed, errs, writes.Load(), off, rs[0].CountRounds(), rs[1].CountRounds(), rs[2].CountRounds())
 	wrong := 0
 	for _, n := range off {
 		wrong += n
