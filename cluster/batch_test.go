@@ -19,9 +19,7 @@ import (
 // batch answers what the same writes one by one answer on a single router,
 // and the members end where they would.
 func TestClusterAddMany(t *testing.T) {
-	// With replicas, writes take the one-member path (Router.replicated),
-	// whose CH/GT/LT answers still read the cached score.
-	for _, replicas := range []int{0} {
+	for _, replicas := range []int{0, 1} {
 		t.Run(fmt.Sprintf("replicas=%d", replicas), func(t *testing.T) { testAddMany(t, replicas) })
 	}
 }

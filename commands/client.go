@@ -39,6 +39,9 @@ type Client struct {
 	// schedule; counted says the command reported it (see Engine.guarded).
 	changes int64
 	counted bool
+	// shared says the running command holds its keyspace lock slot
+	// shared, until Engine.letGo.
+	shared bool
 	// The counters of the last command run (Client.statOf), valid while
 	// statGen matches the engine's.
 	statCmd *command

@@ -126,8 +126,7 @@ func geohash(e *Engine, c *Client, args [][]byte) {
 // eachMember answers a "key member..." command with one reply per member:
 // found writes a present member's, missing the null for an absent one.
 func (e *Engine) eachMember(c *Client, args [][]byte, missing func(), found func(score float64)) {
-	if e.isString(c, args[1]) {
-		c.W.Error(errWrongType)
+	if !e.readsGeo(c, args[1]) {
 		return
 	}
 	e.eachScore(c, c.key(args[1]), args[2:], missing, found)
@@ -187,8 +186,7 @@ func geodist(e *Engine, c *Client, args [][]byte) {
 			return
 		}
 	}
-	if e.isString(c, args[1]) {
-		c.W.Error(errWrongType)
+	if !e.readsGeo(c, args[1]) {
 		return
 	}
 	k := c.key(args[1])

@@ -77,7 +77,13 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 	if flags&searchStore != 0 {
 		srcArg = args[2] // the destination is never type-checked
 	}
-	if e.isString(c, srcArg) {
+	// A search that stores writes a key's maps after its remote calls: it
+	// keeps the keyspace to the end.
+	stores := flags&searchStore != 0 || flags&(searchCmd|noStore) == 0 && hasStore(args)
+	if !stores && !e.readsGeo(c, srcArg) {
+		return
+	}
+	if stores && e.isString(c, srcArg) {
 		c.W.Error(errWrongType)
 		return
 	}

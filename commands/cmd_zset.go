@@ -193,8 +193,7 @@ func zrem(e *Engine, c *Client, args [][]byte) {
 
 // zscore: ZSCORE key member
 func zscore(e *Engine, c *Client, args [][]byte) {
-	if e.isString(c, args[1]) {
-		c.W.Error(errWrongType)
+	if !e.readsGeo(c, args[1]) {
 		return
 	}
 	score, ok, err := e.Router().TryScore(c.key(args[1]), string(args[2]))
@@ -210,8 +209,7 @@ func zscore(e *Engine, c *Client, args [][]byte) {
 
 // zmscore: ZMSCORE key member [member ...]
 func zmscore(e *Engine, c *Client, args [][]byte) {
-	if e.isString(c, args[1]) {
-		c.W.Error(errWrongType)
+	if !e.readsGeo(c, args[1]) {
 		return
 	}
 	e.eachScore(c, c.key(args[1]), args[2:], c.W.Null, func(score float64) { writeScore(c, score) })
@@ -219,8 +217,7 @@ func zmscore(e *Engine, c *Client, args [][]byte) {
 
 // zcard: ZCARD key
 func zcard(e *Engine, c *Client, args [][]byte) {
-	if e.isString(c, args[1]) {
-		c.W.Error(errWrongType)
+	if !e.readsGeo(c, args[1]) {
 		return
 	}
 	n, err := e.Router().TryCard(c.key(args[1]))
@@ -237,8 +234,7 @@ func zcount(e *Engine, c *Client, args [][]byte) {
 		c.W.Error(errRangeFloat)
 		return
 	}
-	if e.isString(c, args[1]) {
-		c.W.Error(errWrongType)
+	if !e.readsGeo(c, args[1]) {
 		return
 	}
 	n, err := e.Router().TryCount(c.key(args[1]), lo, hi)
@@ -250,8 +246,7 @@ func zcount(e *Engine, c *Client, args [][]byte) {
 
 // zrank: Z[REV]RANK key member
 func zrank(e *Engine, c *Client, args [][]byte, rev bool) {
-	if e.isString(c, args[1]) {
-		c.W.Error(errWrongType)
+	if !e.readsGeo(c, args[1]) {
 		return
 	}
 	rank, ok, err := e.Router().TryRank(c.key(args[1]), string(args[2]), rev)

@@ -191,15 +191,44 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 			e.runExclusive(c, cmd, args, before)
 			break
 		}
+		c.shared = true
 		e.guarded(c, cmd, args, before)
 		if cmd.write && e.kinds.pending.Load() != 0 { // kindlookup.go
 			e.kinds.wrote(c.db, cmd, args)
 		}
-		e.mu.RUnlockSlot(c.slot)
+		e.letGo(c)
 	}
 	took := time.Since(begin) // one clock read for INFO and /metrics alike
 	st.add(c.slot, took.Microseconds(), len(c.W.Buf) > before && c.W.Buf[before] == '-')
 	e.observe(cmd.fullName(), took)
+}
+
+// letGo releases the keyspace the running command holds shared, at the
+// latest when it ends; a read calls it (readsGeo) before its remote calls,
+// after which it reads no string or TTL map. Held across them, the slot
+// kept a command that takes the keyspace alone (SET, EXPIRE) and every
+// command after it waiting on a hung peer: SET p99 2.1 s through a
+// healthy node while clients searched (TestClusterReadsHungNode). Under
+// the keyspace held alone (EXEC, runExclusive) it does nothing.
+func (e *Engine) letGo(c *Client) {
+	if c.shared {
+		c.shared = false
+		e.mu.RUnlockSlot(c.slot)
+	}
+}
+
+// readsGeo answers WRONGTYPE and returns false when name is a string;
+// else, in cluster mode, it lets the keyspace go (letGo): the caller
+// reads the geo key alone from now on, on other nodes too.
+func (e *Engine) readsGeo(c *Client, name []byte) bool {
+	if e.isString(c, name) {
+		c.W.Error(errWrongType)
+		return false
+	}
+	if e.Router().Clustered() {
+		e.letGo(c)
+	}
+	return true
 }
 
 func (e *Engine) runExclusive(c *Client, cmd *command, args [][]byte, before int) {

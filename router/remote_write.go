@@ -107,6 +107,12 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 			continue
 		}
 		if inc != nil && !inc.apply(&score, live, cur) || flagsRefuse(f, live, score, cur) {
+			if fromCache {
+				// The cache knows where the member is, not the score
+				// another node wrote since: refuse on the copy itself.
+				fromCache = false
+				continue
+			}
 			return false, false, nil
 		}
 		if score == 0 && !big {

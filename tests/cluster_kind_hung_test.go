@@ -225,6 +225,11 @@ func pingClient(t *testing.T, ctx context.Context, c *redis.Client) *redis.Clien
 // loop that waits for each answer samples a stall once, however long),
 // and returns the answered PINGs' times.
 func openLoopPings(c *redis.Client, d, interval time.Duration) []time.Duration {
+	return openLoop(d, interval, func(ctx context.Context, _ int) error { return c.Ping(ctx).Err() })
+}
+
+// openLoop is openLoopPings for any command: do sends the i-th.
+func openLoop(d, interval time.Duration, do func(ctx context.Context, i int) error) []time.Duration {
 	var (
 		mu  sync.Mutex
 		out []time.Duration
@@ -232,19 +237,20 @@ func openLoopPings(c *redis.Client, d, interval time.Duration) []time.Duration {
 	)
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
-	for end := time.Now().Add(d); time.Now().Before(end); <-tick.C {
+	for i, end := 0, time.Now().Add(d); time.Now().Before(end); i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			begin := time.Now()
-			if c.Ping(ctx).Err() == nil {
+			if do(ctx, i) == nil {
 				mu.Lock()
 				out = append(out, time.Since(begin))
 				mu.Unlock()
 			}
 		}()
+		<-tick.C
 	}
 	wg.Wait()
 	return out
