@@ -95,7 +95,11 @@ func (r *Router) TryCount(k shard.Key, min, max Bound) (int, error) {
 // counts the others and answers the newest copy of each named member it
 // holds, and a named member counts when its newest copy of all is in
 // range. The node holding an old copy may also know from its owner cache
-// of the newer one and leave it out (CountLocal).
+// of the newer one and leave it out, and name it (CountLocal). A node
+// names too the members that gained or lost a copy in a shard it counted
+// since the count began (changes.go): a handoff that fell between two
+// nodes' reads left such a member counted twice or nowhere. A member
+// asked that no node found and some node named again is asked again.
 func (r *Router) countCluster(k shard.Key, min, max Bound) (int, error) {
 	cut := r.minStamp(r.key(k, false), now())
 	ctx, cancel := r.callCtx()
