@@ -24,7 +24,7 @@ import (
 const gatherChecks = 6
 
 // errUnsettled is a gathered count whose named members kept moving.
-var errUnsettled = errors.New("members kept moving between shards while counted")
+var errUnsettled = errors.New("count not settled: members kept moving between shards while counted, try again")
 
 // gatherCount counts k's members within [min, max] by their copies. A
 // member not named since the gather began kept its copy where the gather
@@ -76,7 +76,7 @@ func (r *Router) gatherCount(k shard.Key, min, max Bound, cut int64) (int, error
 		}
 		since = now() - clockSlack
 	}
-	return n, r.readFailed("count", errUnsettled)
+	return n, errUnsettled // no shard failed: the client may ask again
 }
 
 func (r *Router) checkRound(k shard.Key, min, max Bound, cut, since int64, asked []string) (CountReply, error) {
