@@ -24,7 +24,7 @@ import (
 const gatherChecks = 6
 
 // errUnsettled is a gathered count whose named members kept moving.
-var errUnsettled = errors.New("count not settled: members kept moving between shards while counted, try again")
+var errUnsettled = errors.New("count not settled: members kept moving between shards while counted")
 
 // gatherCount counts k's members within [min, max] by their copies. A
 // member not named since the gather began kept its copy where the gather
