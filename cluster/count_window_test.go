@@ -44,7 +44,17 @@ func countsDuringWrites(t *testing.T, far [2]float64) {
 	key := shard.Key{Name: "drivers"}
 	const members = 200
 	for i := range members {
-		if _, _, err := rs[i%3].TryAdd(key, fmt.Sprintf("d%d", i), geo.Encode(4.9, 52.37), router.AddFlags{}); err != nil {
+		// A write refused (a call timed out, or the routing table moved
+		// on a loaded machine) is sent again, as a client would.
+		var err error
+		for try := 0; try < 5; try++ {
+			if _, _, err = rs[i%3].TryAdd(key, fmt.Sprintf("d%d", i), geo.Encode(4.9, 52.37), router.AddFlags{}); err == nil {
+				break
+			}
+			t.Logf("write %d, try %d: %v", i, try, err)
+			time.Sleep(100 * time.Millisecond)
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
