@@ -83,7 +83,7 @@ func TestClusterCountsDuringLoad(t *testing.T) {
 		t.Fatal(err)
 	default:
 	}
-	t.Logf("%d counts (%d failed) during a load of %d members; rounds (1, 2, 3, members gathered) through b, c: %v %v",
+	t.Logf("%d counts (%d failed) during a load of %d members; rounds (1 to 5, members gathered) through b, c: %v %v",
 		counts, failed, batches*per, rs[1].CountRounds(), rs[2].CountRounds())
 	if counts < 1 || failed > counts { // the first count begins before the load is done
 		t.Fatalf("only %d counts (%d failed)", counts, failed)

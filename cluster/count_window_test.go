@@ -109,7 +109,7 @@ func countsDuringWrites(t *testing.T, far [2]float64) {
 	}
 	close(stop)
 	wg.Wait()
-	t.Logf("%d counts (%d more failed: %v) during %d writes; off by: %v; rounds (1, 2, 3, members gathered) through a, b, c: %v %v %v",
+	t.Logf("%d counts (%d more failed: %v) during %d writes; off by: %v; rounds (1 to 5, members gathered) through a, b, c: %v %v %v",
 		counts, failed, errs, writes.Load(), off, rs[0].CountRounds(), rs[1].CountRounds(), rs[2].CountRounds())
 	wrong := 0
 	for _, n := range off {

@@ -72,7 +72,7 @@ var errNoCount = errors.New("peer cannot count")
 
 // countRounds bounds the rounds of a count while writes keep naming new
 // members; past them it gathers the members (scanCluster).
-const countRounds = 3
+const countRounds = 5
 
 // TryCount returns how many members of k have a score within [min, max]
 // (ZCOUNT). In cluster mode it fails when some shard could not be counted;
