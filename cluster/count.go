@@ -93,12 +93,15 @@ func internalCount(r *router.Router, t *Table, p *parser, w Replier, names bool)
 	if !p.ok(w) {
 		return
 	}
-	n, per := r.CountLocal(ids, k, min, max, cut, asked)
+	n, per, left := r.CountLocal(ids, k, min, max, cut, asked)
 	if !names {
 		w.Int(n)
 		return
 	}
-	ns, whole := r.CountNamesLocal(k, cut, since)
+	ns, whole := r.CountNamesLocal(ids, k, cut, since)
+	if ns = append(ns, left...); len(ns) > router.MaxCountNames {
+		ns, whole = nil, false
+	}
 	w.Array(4)
 	w.Int(n)
 	w.Bulk(appendNewestWire(nil, per))

@@ -51,10 +51,10 @@ func infoGeoshardCluster(e *Engine, b *infoBuilder) {
 }
 
 // countRounds formats how the node's cluster counts went: in one round
-// (one small message a node), two, three, or by gathering every member
-// (router/remote_count.go), as Redis formats a keyspace line.
+// (one small message a node), two, up to five, or by gathering every
+// member (router/remote_count.go), as Redis formats a keyspace line.
 func countRounds(n []int64) string {
-	names := []string{"one_round", "two_rounds", "three_rounds"}
+	names := []string{"one_round", "two_rounds", "three_rounds", "four_rounds", "five_rounds"}
 	var out []byte
 	for i, v := range n {
 		name := "gathered"

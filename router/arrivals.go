@@ -69,6 +69,9 @@ type arrivals struct {
 	// no count to sweep them stays bounded.
 	moving map[chan struct{}]struct{}
 	swept  int // len(moving) after its last sweep
+	// changes are the members that gained or lost a copy in this node's
+	// shards lately (changes.go).
+	changes changeLog
 	// rounds[n-1] counts cluster counts taken in n rounds; the last
 	// bucket counts those that gathered the members instead.
 	rounds [countRounds + 1]atomic.Int64

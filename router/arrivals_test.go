@@ -61,7 +61,7 @@ func TestMovingFlagsBounded(t *testing.T) {
 	stays := r.hold(k, "stays")
 	defer stays()
 	r.mayMove(k, false, "stays")
-	if names, whole := r.CountNamesLocal(k, 0, 0); len(names) != 1 || names[0] != "out" || !whole {
+	if names, whole := r.CountNamesLocal(nil, k, 0, 0); len(names) != 1 || names[0] != "out" || !whole {
 		t.Errorf("names %v (whole %v), want [out]", names, whole)
 	}
 }

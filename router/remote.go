@@ -129,6 +129,7 @@ type remoteState struct {
 func (r *Router) SetRemote(rm Remote) {
 	r.cl = rm     // first: keys made from now on stay wide
 	r.widenKeys() // a cluster node caches scores of members on other nodes
+	r.watchChanges()
 }
 
 // Clustered reports whether the router is one node of a cluster.

@@ -7,7 +7,6 @@ package router
 import (
 	"context"
 	"errors"
-	"math"
 	"sync"
 	"sync/atomic"
 
@@ -46,12 +45,34 @@ func (n *Newest) keep(o Newest) {
 	}
 }
 
+// askedMissed reports whether a member asked was found on no node and
+// named again: a handoff of it may have fallen between the reads of its
+// new shard and its old one, which then both missed it.
+func askedMissed(asked []string, c CountReply) bool {
+	var named map[string]struct{}
+	for i, nw := range c.Asked {
+		if nw.Found || i >= len(asked) {
+			continue
+		}
+		if named == nil {
+			named = make(map[string]struct{}, len(c.Names))
+			for _, m := range c.Names {
+				named[m] = struct{}{}
+			}
+		}
+		if _, ok := named[asked[i]]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // errNoCount is a peer that cannot count (not one of cluster's peers).
 var errNoCount = errors.New("peer cannot count")
 
 // countRounds bounds the rounds of a count while writes keep naming new
 // members; past them it gathers the members (scanCluster).
-const countRounds = 3
+const countRounds = 5
 
 // TryCount returns how many members of k have a score within [min, max]
 // (ZCOUNT). In cluster mode it fails when some shard could not be counted;
@@ -74,7 +95,11 @@ func (r *Router) TryCount(k shard.Key, min, max Bound) (int, error) {
 // counts the others and answers the newest copy of each named member it
 // holds, and a named member counts when its newest copy of all is in
 // range. The node holding an old copy may also know from its owner cache
-// of the newer one and leave it out (CountLocal).
+// of the newer one and leave it out, and name it (CountLocal). A node
+// names too the members that gained or lost a copy in a shard it counted
+// since the count began (changes.go): a handoff that fell between two
+// nodes' reads left such a member counted twice or nowhere. A member
+// asked that no node found and some node named again is asked again.
 func (r *Router) countCluster(k shard.Key, min, max Bound) (int, error) {
 	cut := r.minStamp(r.key(k, false), now())
 	ctx, cancel := r.callCtx()
@@ -104,6 +129,9 @@ func (r *Router) countCluster(k shard.Key, min, max Bound) (int, error) {
 				asked, grown = append(asked, m), true
 			}
 		}
+		if !grown && askedMissed(asked, c) {
+			grown = true // ask again: its copy may have moved past the reads
+		}
 		if !grown {
 			r.remote.arrivals.rounds[round].Add(1)
 			return int(n), nil
@@ -112,8 +140,7 @@ func (r *Router) countCluster(k shard.Key, min, max Bound) (int, error) {
 	// Too many members named, or new ones every round: gather the
 	// members and dedupe by name.
 	r.remote.arrivals.rounds[countRounds].Add(1)
-	es, _, err := r.scanCluster(k, min, max, false, cut, math.MaxInt)
-	return len(es), err
+	return r.gatherCount(k, min, max, cut) // count_gather.go
 }
 
 // countRound asks every node for its count, its copies of the members
@@ -136,10 +163,14 @@ func (r *Router) countRound(ctx context.Context, k shard.Key, min, max Bound, cu
 			names[m] = struct{}{}
 		}
 	}
+	var here []shard.ID
 	err := r.onNodes(ctx, nil, func(ids []shard.ID) {
-		n, per := r.CountLocal(ids, k, min, max, cut, asked)
+		n, per, left := r.CountLocal(ids, k, min, max, cut, asked)
 		total.Add(n)
-		keep(per, nil, true)
+		keep(per, left, true)
+		mu.Lock()
+		here = append(here, ids...)
+		mu.Unlock()
 	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
 		pc, ok := p.(PeerCounter)
 		if !ok {
@@ -152,7 +183,7 @@ func (r *Router) countRound(ctx context.Context, k shard.Key, min, max Bound, cu
 	})
 	// This node's names last, after the others counted: a write through
 	// it that began before is named (hold outlasts the write).
-	ns, whole := r.CountNamesLocal(k, cut, since)
+	ns, whole := r.CountNamesLocal(here, k, cut, since)
 	keep(nil, ns, whole)
 	sum.N = total.Load()
 	for m := range names {
@@ -169,13 +200,15 @@ const MaxCountNames = 4096
 // count asks each node to name (those done since it began).
 const clockSlack = int64(50e6)
 
-// CountNamesLocal returns the members of k that may have two copies as
-// far as this node knows: a write of theirs that may move it is out
-// through it (mayMove), a handoff
-// of theirs was done since since (a count that began before may have met
-// both copies), or a handoff's delete did not land (arrivals.go). The
-// bool is false when it cannot name them all.
-func (r *Router) CountNamesLocal(k shard.Key, cut, since int64) ([]string, bool) {
+// CountNamesLocal returns the members of k that may have two copies, or
+// none, as far as this node knows: a write of theirs that may move it is
+// out through it (mayMove), a handoff of theirs was done since since (a
+// count that began before may have met both copies), a handoff's delete
+// did not land (arrivals.go), or, since since, they gained or lost their
+// copy in one of the shards ids, which this node has just counted
+// (changes.go). The bool is false when it cannot name them all. It is
+// called after the count of ids, so a change the count saw is named.
+func (r *Router) CountNamesLocal(ids []shard.ID, k shard.Key, cut, since int64) ([]string, bool) {
 	marks, whole := r.ArrivalsLocal(k, cut)
 	names := make([]string, 0, len(marks))
 	for _, m := range marks {
@@ -192,7 +225,8 @@ func (r *Router) CountNamesLocal(k shard.Key, cut, since int64) ([]string, bool)
 	r.remote.inflightMu.Unlock()
 	names = append(names, r.remote.arrivals.movingOf(refs, held)...)
 	names = r.remote.arrivals.doneSince(names, k, since)
-	if len(names) > MaxCountNames {
+	names, all := r.remote.arrivals.changes.since(names, ids, k, since)
+	if len(names) > MaxCountNames || !all {
 		return nil, false
 	}
 	return names, whole
@@ -204,10 +238,14 @@ func (r *Router) CountNamesLocal(k shard.Key, cut, since int64) ([]string, bool)
 // that copy is the member's current one and is counted where it is. The
 // members asked are left out too: for each it returns its newest copy
 // here instead, whatever its score (a member's old copy in range does not
-// count when its newest copy is out of it).
-func (r *Router) CountLocal(ids []shard.ID, k shard.Key, min, max Bound, cut int64, asked []string) (int64, []Newest) {
+// count when its newest copy is out of it). It returns the members whose
+// copy it left out for a newer one, for the count to name: the cache
+// learns of the newer copy when it is stored, also as a replica here,
+// and the newer copy's node may have counted before it was.
+func (r *Router) CountLocal(ids []shard.ID, k shard.Key, min, max Bound, cut int64, asked []string) (int64, []Newest, []string) {
 	g := r.key(k, false)
 	var n int64
+	var left []string
 	var skip map[string]struct{}
 	if len(asked) > 0 {
 		skip = make(map[string]struct{}, len(asked))
@@ -224,8 +262,12 @@ func (r *Router) CountLocal(ids []shard.ID, k shard.Key, min, max Bound, cut int
 			if !max.above(e.Score) {
 				return false
 			}
-			if _, ok := skip[e.Member]; !ok && min.below(e.Score) && !r.supersededHere(g, id, e) {
-				n++
+			if _, ok := skip[e.Member]; !ok && min.below(e.Score) {
+				if r.supersededHere(g, id, e) {
+					left = append(left, e.Member)
+				} else {
+					n++
+				}
 			}
 			return true
 		})
@@ -235,7 +277,7 @@ func (r *Router) CountLocal(ids []shard.ID, k shard.Key, min, max Bound, cut int
 			}
 		}
 	}
-	return n, per
+	return n, per, left
 }
 
 // supersededHere reports whether the owner cache names a newer copy of

@@ -23,10 +23,14 @@ func (s *Shard) PutNewer(k Key, e Entry) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.setFor(k)
-	if it, ok := st.get(e.Member); ok && it.stamp >= e.Stamp {
+	it, ok := st.get(e.Member)
+	if ok && it.stamp >= e.Stamp {
 		return false
 	}
 	st.put(e)
+	if !ok && s.changed != nil {
+		s.changed(k, e.Member)
+	}
 	return true
 }
 
@@ -40,6 +44,9 @@ func (s *Shard) PutNewerHash(k Key, e Entry, h uint64) bool {
 	switch {
 	case !ok:
 		st.insertHash(e, h)
+		if s.changed != nil {
+			s.changed(k, e.Member)
+		}
 	case st.items.at(at).stamp >= e.Stamp:
 		return false
 	default:
@@ -61,5 +68,23 @@ func (s *Shard) PutIf(k Key, e Entry, expect int64) bool {
 		return false
 	}
 	st.put(e)
+	if !ok && s.changed != nil {
+		s.changed(k, e.Member)
+	}
 	return true
+}
+
+// Watch has changed called, under the shard's lock, whenever a put
+// (PutNewer, PutNewerHash, PutIf) stores a member that had no copy here
+// or a delete bounded by a newer write (notAfter below math.MaxInt64: a
+// handoff's, the member living on elsewhere) removes one; a delete of the
+// member (ZREM) is not a change a count could be wrong by. A cluster count needs to know which members
+// crossed between shards while it read them, and it must not be able to
+// see the copy before the change is known: a put that said whether it
+// inserted would leave a moment between the two. changed must not call
+// the shard. Set it before the shard is shared.
+func (s *Shard) Watch(changed func(k Key, member string)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.changed = changed
 }

@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"math"
 	"sync"
 
 	"geoshard/geo"
@@ -41,6 +42,9 @@ type Shard struct {
 	sets map[Key]*set
 	// walks lends nearest searches their heaps (nearest.go).
 	walks sync.Pool
+	// changed, when set (Watch), hears each member gaining its copy here
+	// or losing it to a handoff; called under mu.
+	changed func(k Key, member string)
 }
 
 // New returns an empty shard.
@@ -101,6 +105,9 @@ func (s *Shard) DeleteHash(k Key, member string, notAfter int64, h uint64) (Entr
 	e := st.deleteAt(at)
 	if st.len() == 0 {
 		delete(s.sets, k)
+	}
+	if s.changed != nil && notAfter < math.MaxInt64 {
+		s.changed(k, member) // a handoff's: the member lives on elsewhere
 	}
 	return e, true
 }

@@ -38,7 +38,7 @@ func loadKey(t *testing.T, c *redis.Client, key string, ds []*redis.GeoLocation,
 	}
 	begin := time.Now()
 	for i := 0; i < len(ds); i += 500 {
-		if err := c.GeoAdd(ctx, key, ds[i:min(i+500, len(ds))]...).Err(); err != nil {
+		if err := geoAddRetrying(ctx, c, key, ds[i:min(i+500, len(ds))]); err != nil {
 			t.Fatalf("loading drivers: %v", err)
 		}
 	}

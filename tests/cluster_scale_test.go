@@ -133,7 +133,7 @@ func countsOneMessagePerNode(t *testing.T, replicas string) {
 		counts[name], _ = strconv.Atoi(n)
 	}
 	t.Logf("INFO cluster through c: cluster_counts %v", counts)
-	if counts["one_round"] < 2*calls || counts["gathered"] != 0 || len(counts) != 4 {
+	if counts["one_round"] < 2*calls || counts["gathered"] != 0 || len(counts) != 6 {
 		t.Errorf("INFO cluster through c: cluster_counts %v, want at least %d counts in one round and none gathered:\n%s",
 			counts, 2*calls, info)
 	}
