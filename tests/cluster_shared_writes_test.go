@@ -129,6 +129,26 @@ func TestClusterSharedWritesHungNode(t *testing.T) {
 // p99 shows them waiting behind the writes, and returns the wrong replies.
 func writesWhileHung(t *testing.T, tc *testCluster, ds []*redis.GeoLocation,
 	op func(ctx context.Context, c *redis.Client, i int) (string, error)) (wrong []string) {
+	return whileHung(t, tc, ds, op, probe{name: "PING", limit: openLoopPingLimit,
+		send:   func(ctx context.Context, c *redis.Client, _ int) error { return c.Ping(ctx).Err() },
+		waited: "a write held the keyspace alone across a call to c"})
+}
+
+// probe is the command a hung-node test times through node a, one every
+// 2 ms whether or not the ones before were answered, while other clients
+// work through a.
+type probe struct {
+	name   string
+	send   func(ctx context.Context, c *redis.Client, i int) error
+	limit  func() time.Duration // of its p99, for the load at the end
+	waited string               // what a p99 past the limit means
+}
+
+// whileHung stops node c and, for 2.5 s, sends op through node a from 4
+// clients while the probe goes to a; it fails the test when the probe's
+// p99 shows it waiting behind the ops, and returns the wrong replies.
+func whileHung(t *testing.T, tc *testCluster, ds []*redis.GeoLocation,
+	op func(ctx context.Context, c *redis.Client, i int) (string, error), pr probe) (wrong []string) {
 	const window = 2500 * time.Millisecond
 	a := tc.nodes["a"].c
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -136,9 +156,12 @@ func writesWhileHung(t *testing.T, tc *testCluster, ds []*redis.GeoLocation,
 	pc := pingClient(t, ctx, a)
 	resume := hungPeer(t, tc.nodes["c"])
 	var wg sync.WaitGroup
-	var pings []time.Duration
+	var times []time.Duration
 	wg.Add(1)
-	go func() { defer wg.Done(); pings = openLoopPings(pc, window, 2*time.Millisecond) }()
+	go func() {
+		defer wg.Done()
+		times = openLoop(window, 2*time.Millisecond, func(ctx context.Context, i int) error { return pr.send(ctx, pc, i) })
+	}()
 	var mu sync.Mutex
 	ops, refused := 0, 0
 	for w := range 4 {
@@ -163,15 +186,15 @@ func writesWhileHung(t *testing.T, tc *testCluster, ds []*redis.GeoLocation,
 	}
 	wg.Wait()
 	resume()
-	p99 := percentile(pings, 0.99)
-	t.Logf("node c stopped: %d PINGs through a (one every 2 ms) p50 %v p99 %v max %v; %d writes through a, %d -TRYAGAIN; load %.1f a CPU",
-		len(pings), percentile(pings, 0.5), p99, percentile(pings, 1), ops, refused, loadPerCPU())
-	if len(pings) == 0 || ops == 0 {
-		t.Fatalf("no PING (%d) or write (%d) answered while c was stopped", len(pings), ops)
+	p99 := percentile(times, 0.99)
+	t.Logf("node c stopped: %d %ss through a (one every 2 ms) p50 %v p99 %v max %v; %d commands through a, %d -TRYAGAIN; load %.1f a CPU",
+		len(times), pr.name, percentile(times, 0.5), p99, percentile(times, 1), ops, refused, loadPerCPU())
+	if len(times) == 0 || ops == 0 {
+		t.Fatalf("no %s (%d) or command (%d) answered while c was stopped", pr.name, len(times), ops)
 	}
-	if limit := openLoopPingLimit(); p99 > limit {
-		t.Errorf("PING p99 %v through a while c is stopped and clients write, want < %v (load %.1f a CPU): a write held the keyspace alone across a call to c",
-			p99, limit, loadPerCPU())
+	if limit := pr.limit(); p99 > limit {
+		t.Errorf("%s p99 %v through a while c is stopped and clients work, want < %v (load %.1f a CPU): %s",
+			pr.name, p99, limit, loadPerCPU(), pr.waited)
 	}
 	return wrong
 }
