@@ -246,14 +246,22 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 	return s[min(int(float64(len(s))*p), len(s)-1)]
 }
 
-// assignmentOwners reads the published shard owners from etcd.
-func assignmentOwners(t *testing.T, tc *testCluster) map[string]string {
-	t.Helper()
+// etcdClient is a client of the cluster's etcd, for tests that read what
+// the leader published; the caller closes it.
+func (tc *testCluster) etcdClient() *clientv3.Client {
+	tc.t.Helper()
 	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{tc.etcd.endpoint()}, DialTimeout: 2 * time.Second,
 		Logger: zap.NewNop()})
 	if err != nil {
-		t.Fatal(err)
+		tc.t.Fatal(err)
 	}
+	return cli
+}
+
+// assignmentOwners reads the published shard owners from etcd.
+func assignmentOwners(t *testing.T, tc *testCluster) map[string]string {
+	t.Helper()
+	cli := tc.etcdClient()
 	defer cli.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

@@ -10,18 +10,13 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.uber.org/zap"
 )
 
 // replicasFilled waits until every shard has a replica on another node
 // that reported its fill for the current placement, as etcd shows.
 func replicasFilled(t *testing.T, tc *testCluster, timeout time.Duration) time.Duration {
 	t.Helper()
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{tc.etcd.endpoint()}, DialTimeout: 2 * time.Second,
-		Logger: zap.NewNop()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cli := tc.etcdClient()
 	defer cli.Close()
 	prefix := "/geoshard/" + tc.name + "/"
 	begin := time.Now()

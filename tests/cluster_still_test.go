@@ -11,7 +11,6 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.uber.org/zap"
 )
 
 // published is the assignment in etcd and the fills reported for it.
@@ -128,11 +127,7 @@ func extremes(live []string, load map[string]int) (most, least string) {
 // compared reply by reply with Redis's would count it as a difference.
 func clusterStill(t *testing.T, tc *testCluster, timeout time.Duration) time.Duration {
 	t.Helper()
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{tc.etcd.endpoint()}, DialTimeout: 2 * time.Second,
-		Logger: zap.NewNop()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cli := tc.etcdClient()
 	defer cli.Close()
 	replicas := !strings.Contains(strings.Join(tc.extra, " "), "--cluster-replicas 0")
 	begin, last := time.Now(), ""
