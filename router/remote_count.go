@@ -71,7 +71,7 @@ func askedMissed(asked []string, c CountReply) bool {
 var errNoCount = errors.New("peer cannot count")
 
 // countRounds bounds the rounds of a count while writes keep naming new
-// members; past them it gathers the members (scanCluster).
+// members; past them it gathers the members (gatherCount).
 const countRounds = 5
 
 // TryCount returns how many members of k have a score within [min, max]
