@@ -134,16 +134,5 @@ func TestLapseDuringCopyFirstMove(t *testing.T) {
 func startGridNode(t *testing.T, endpoint, id string, i int, set func(*NodeConfig)) *Node {
 	t.Helper()
 	r := router.New(router.Config{PositionTTL: time.Minute, Regions: shard.GridMap(4.5, 52.0, 5.5, 52.5, 3, 3, 200)})
-	cfg := NodeConfig{Endpoints: []string{endpoint}, Cluster: "t", ID: id,
-		Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i), Password: "pw", Replicas: 1,
-		LeaseTTL: steadyLease, Rebalance: 100 * time.Millisecond}
-	if set != nil {
-		set(&cfg)
-	}
-	n, err := StartNode(r, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(n.Close)
-	return n
+	return startReplicaNodeOn(t, r, steadyLease, endpoint, id, i, set)
 }

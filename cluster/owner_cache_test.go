@@ -110,10 +110,16 @@ func startReplicated(t testing.TB, endpoint string, ids ...string) map[string]*N
 // given, adds the hooks a test needs to its config.
 func startReplicaNode(t testing.TB, endpoint, id string, i int, set func(*NodeConfig)) *Node {
 	t.Helper()
-	r := router.New(router.Config{PositionTTL: time.Minute})
+	return startReplicaNodeOn(t, router.New(router.Config{PositionTTL: time.Minute}), 2*time.Second, endpoint, id, i, set)
+}
+
+// startReplicaNodeOn is startReplicaNode with router r and lease ttl.
+func startReplicaNodeOn(t testing.TB, r *router.Router, lease time.Duration, endpoint, id string, i int,
+	set func(*NodeConfig)) *Node {
+	t.Helper()
 	cfg := NodeConfig{Endpoints: []string{endpoint}, Cluster: "t", ID: id,
 		Advertise: fmt.Sprintf("127.0.0.1:%d", 1+i), Password: "pw", Replicas: 1,
-		LeaseTTL: 2 * time.Second, Rebalance: 100 * time.Millisecond}
+		LeaseTTL: lease, Rebalance: 100 * time.Millisecond}
 	if set != nil {
 		set(&cfg)
 	}

@@ -89,8 +89,8 @@ const claimWait = time.Millisecond
 // until the member's next write).
 func (r *Router) claimed(s slot) bool {
 	e := shard.NewEntry("", s.score, s.stamp)
-	owner := r.regions.Locate(e.Lon, e.Lat)
-	return owner != s.shard && r.regions.Distance(s.shard, e.Lon, e.Lat) > r.regions.Margin()
+	owner, kept := r.keeps(s.shard, e.Lon, e.Lat)
+	return owner != s.shard && !kept
 }
 
 // putDecided stores e in shard to under condition expect, decided by the

@@ -88,10 +88,7 @@ func (r *Router) checkRound(k shard.Key, min, max Bound, cut, since int64, asked
 // settle adds to n the members of open that c settles (found, or found
 // nowhere and not named during c) and returns those left open.
 func settle(n int, open []string, c CountReply) (int, []string) {
-	named := make(map[string]struct{}, len(c.Names))
-	for _, m := range c.Names {
-		named[m] = struct{}{}
-	}
+	named := c.named()
 	left := open[:0]
 	for i, m := range open {
 		nw := c.Asked[i]

@@ -55,16 +55,22 @@ func askedMissed(asked []string, c CountReply) bool {
 			continue
 		}
 		if named == nil {
-			named = make(map[string]struct{}, len(c.Names))
-			for _, m := range c.Names {
-				named[m] = struct{}{}
-			}
+			named = c.named()
 		}
 		if _, ok := named[asked[i]]; ok {
 			return true
 		}
 	}
 	return false
+}
+
+// named is the set of the members a round named.
+func (c CountReply) named() map[string]struct{} {
+	set := make(map[string]struct{}, len(c.Names))
+	for _, m := range c.Names {
+		set[m] = struct{}{}
+	}
+	return set
 }
 
 // errNoCount is a peer that cannot count (not one of cluster's peers).

@@ -145,15 +145,25 @@ func (r *Router) lockMemberHash(k shard.Key, member string, h uint64, create boo
 // puts it, unless the member's current shard is no more than the margin
 // away, which keeps members that wobble along a border from flapping.
 func (r *Router) place(cur shard.ID, exists bool, lon, lat float64) shard.ID {
-	owner := r.regions.Locate(lon, lat)
-	if !exists || owner == cur {
-		return owner
+	if !exists {
+		return r.regions.Locate(lon, lat)
 	}
-	if r.regions.Distance(cur, lon, lat) <= r.regions.Margin() {
+	owner, kept := r.keeps(cur, lon, lat)
+	if kept {
 		r.stats.Border(cur, owner).FlapsSuppressed.Add(1)
 		return cur
 	}
 	return owner
+}
+
+// keeps reports whether a copy in shard cur at lon, lat stays there
+// although its region is another (owner): no more than the margin past
+// cur's border. place counts that as a flap suppressed; a copy in cur
+// that neither its region nor the margin keeps there is on its way out
+// (cond.go, claimed).
+func (r *Router) keeps(cur shard.ID, lon, lat float64) (owner shard.ID, kept bool) {
+	owner = r.regions.Locate(lon, lat)
+	return owner, owner != cur && r.regions.Distance(cur, lon, lat) <= r.regions.Margin()
 }
 
 // Remove deletes a member and reports whether it was there.
