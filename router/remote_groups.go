@@ -133,17 +133,23 @@ func (r *Router) onGroups(ctx context.Context, ids []shard.ID,
 				return
 			}
 			rl, rr, ok := replicaRead(v, pids, p)
-			if !ok {
+			if !ok || errors.Is(ctx.Err(), context.Canceled) {
 				fail(err)
 				return
 			}
+			// The replicas get a call timeout of their own: a hung node's
+			// call fails only as the caller's deadline runs out, which left
+			// the replicas nothing (SET of a new name -TRYAGAIN while a
+			// node was SIGSTOPped, TestClusterKindLookupHungNode at load 2).
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cl.CallTimeout())
+			defer cancel()
 			if len(rl) > 0 {
 				herMu.Lock()
 				here(rl)
 				herMu.Unlock()
 			}
 			for q, qids := range rr {
-				if qerr := r.thereOnce(ctx, q, qids, there); qerr != nil {
+				if qerr := r.thereOnce(rctx, q, qids, there); qerr != nil {
 					fail(err)
 				}
 			}
