@@ -42,6 +42,9 @@ type Client struct {
 	// shared says the running command holds its keyspace lock slot
 	// shared, until Engine.letGo.
 	shared bool
+	// held is what the running command holds of the key locks
+	// (keylocks.go).
+	held heldKeys
 	// The counters of the last command run (Client.statOf), valid while
 	// statGen matches the engine's.
 	statCmd *command

@@ -73,8 +73,7 @@ triples:
 		}
 		scores[j] = geo.Encode(lon, lat)
 	}
-	if e.isString(c, args[1]) {
-		c.W.Error(errWrongType)
+	if !e.writesGeo(c, args[1]) {
 		return
 	}
 	e.addAll(c, c.key(args[1]), func(j int) []byte { return rest[3*j+2] }, scores, f, ch)

@@ -123,8 +123,7 @@ func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f router.AddFla
 		}
 		scores[j] = x
 	}
-	if e.isString(c, key) {
-		c.W.Error(errWrongType)
+	if !e.writesGeo(c, key) {
 		return
 	}
 	k := c.key(key)
@@ -157,12 +156,11 @@ func tryAgain(c *Client, err error) bool {
 
 // zrem: ZREM key member [member ...]
 func zrem(e *Engine, c *Client, args [][]byte) {
-	if e.isString(c, args[1]) {
-		c.W.Error(errWrongType)
+	dropsTTL := zremAlone(e, c, args) // then the keyspace is held alone
+	if !e.writesGeo(c, args[1]) {
 		return
 	}
 	k := c.key(args[1])
-	dropsTTL := zremAlone(e, c, args) // then the keyspace is held alone
 	if !e.Router().Clustered() && e.Router().Card(k) == 0 {
 		c.W.Int(0)
 		return

@@ -47,6 +47,9 @@ type Engine struct {
 	// kinds orders key-kind lookups asked before the lock with the
 	// writes through this node (kindlookup.go).
 	kinds kindLookups
+	// keys is what cluster-mode writes hold across remote calls instead
+	// of the keyspace (keylocks.go).
+	keys keyLocks
 }
 
 // New returns an engine on top of a router.
@@ -185,9 +188,11 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	case cmd.exclusive:
 		e.runExclusive(c, cmd, args, before)
 	default:
+		e.takeKeys(c, cmd, args, true) // keylocks.go
 		e.mu.RLockSlot(c.slot)
 		if e.anyExpired(c, cmd, args) || cmd.aloneIf != nil && cmd.aloneIf(e, c, args) {
 			e.mu.RUnlockSlot(c.slot)
+			e.giveKeys(c)
 			e.runExclusive(c, cmd, args, before)
 			break
 		}
@@ -197,6 +202,7 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 			e.kinds.wrote(c.db, cmd, args)
 		}
 		e.letGo(c)
+		e.giveKeys(c)
 	}
 	took := time.Since(begin) // one clock read for INFO and /metrics alike
 	st.add(c.slot, took.Microseconds(), len(c.W.Buf) > before && c.W.Buf[before] == '-')
@@ -232,6 +238,8 @@ func (e *Engine) readsGeo(c *Client, name []byte) bool {
 }
 
 func (e *Engine) runExclusive(c *Client, cmd *command, args [][]byte, before int) {
+	e.takeKeys(c, cmd, args, false) // keylocks.go
+	defer e.giveKeys(c)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	defer e.kinds.ranAlone(c.db, cmd, args) // before the unlock
