@@ -65,6 +65,7 @@ type searchArgs struct {
 	count               int64
 	storeKey            []byte
 	storeDist           bool
+	dropOnly            bool // the destination is no string and has no TTL here
 	fromMember, fromLoc bool
 	byRadius, byBox     bool
 	byPolygon           bool
@@ -77,8 +78,6 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 	if flags&searchStore != 0 {
 		srcArg = args[2] // the destination is never type-checked
 	}
-	// A search that stores writes a key's maps after its remote calls: it
-	// keeps the keyspace to the end.
 	stores := flags&searchStore != 0 || flags&(searchCmd|noStore) == 0 && hasStore(args)
 	if !stores && !e.readsGeo(c, srcArg) {
 		return
@@ -87,8 +86,12 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 		c.W.Error(errWrongType)
 		return
 	}
-	src := c.key(srcArg)
 	var a searchArgs
+	// A search that stores with the keyspace alone writes a key's maps
+	// after its remote calls, and keeps the keyspace to the end; one that
+	// runs shared drops its destination's geo key alone.
+	a.dropOnly = stores && e.letGoMaps(c)
+	src := c.key(srcArg)
 	base := 2
 	switch {
 	case flags&byCoords != 0:
@@ -140,7 +143,7 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 		defer e.hits.put(buf)
 	}
 	if a.storeKey != nil {
-		e.store(c, a.storeKey, hits, a.storeDist, a.shape.Unit)
+		e.store(c, &a, hits)
 		return
 	}
 	a.reply(c, hits)
@@ -378,18 +381,22 @@ func (a *searchArgs) reply(c *Client, hits []shard.Hit) {
 	}
 }
 
-// store replaces dst with a sorted set of the hits, scored by position or
-// by distance in the request's unit; no hits delete dst.
+// store replaces the destination with a sorted set of the hits, scored by
+// position or by distance in the request's unit; no hits delete it.
 // In cluster mode a dst whose drop was refused, or members that could not
 // all be stored, answer -TRYAGAIN (expire_cycle.go).
-func (e *Engine) store(c *Client, dst []byte, hits []shard.Hit, byDist bool, unit float64) {
-	if _, err := e.deleteKey(c.db, string(dst)); tryAgain(c, err) {
+func (e *Engine) store(c *Client, a *searchArgs, hits []shard.Hit) {
+	drop := e.deleteKey
+	if a.dropOnly {
+		drop = e.dropGeo
+	}
+	if _, err := drop(c.db, string(a.storeKey)); tryAgain(c, err) {
 		return
 	}
-	k := c.key(dst)
+	k := c.key(a.storeKey)
 	score := func(h *shard.Hit) float64 {
-		if byDist {
-			return h.Dist / unit
+		if a.storeDist {
+			return h.Dist / a.shape.Unit
 		}
 		return h.Score
 	}

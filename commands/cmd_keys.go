@@ -12,8 +12,12 @@ func init() {
 	del := func(e *Engine, c *Client, args [][]byte) {
 		n := 0
 		var failed error
+		drop := e.deleteKey
+		if e.letGoMaps(c) {
+			drop = e.dropGeo
+		}
 		for _, k := range args[1:] {
-			ok, err := e.deleteKey(c.db, string(k))
+			ok, err := drop(c.db, string(k))
 			if ok {
 				n++
 			}

@@ -143,3 +143,16 @@ func (e *Engine) writesGeo(c *Client, name []byte) bool {
 	}
 	return true
 }
+
+// letGoMaps lets the keyspace go when the running command holds it
+// shared, and reports whether it did. DEL and the searches that STORE run
+// shared only in cluster mode, when none of their names is a string or
+// has a TTL here (mapsAlone): what they delete then is geo keys alone
+// (dropGeo), on other nodes, with no map to read or change.
+func (e *Engine) letGoMaps(c *Client) bool {
+	if !c.shared {
+		return false
+	}
+	e.letGo(c)
+	return true
+}

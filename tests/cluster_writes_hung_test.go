@@ -10,11 +10,12 @@ import (
 )
 
 // TestClusterWritesHungNode (issue 12, target 4): while node c is
-// SIGSTOPped, pings (GEOADD), increments and removals through node a wait
-// for c's shards until health checks find c hung. A SET of another key
+// SIGSTOPped, pings (GEOADD), increments, removals, DELs and searches that
+// STORE through node a wait for c's shards until health checks find c
+// hung. A SET of another key
 // through a takes a's keyspace alone; it must not wait behind them: these
-// writes let the keyspace go once they have checked the key's type, and
-// hold only their key's stripe across the remote calls (keylocks.go).
+// writes let the keyspace go once they have checked their keys' types,
+// and hold only their keys' stripes across the remote calls (keylocks.go).
 // Before, with the keyspace held shared across each call, SETs sent every
 // 2 ms waited up to the 1 s call timeout.
 func TestClusterWritesHungNode(t *testing.T) {
@@ -37,6 +38,17 @@ func TestClusterWritesHungNode(t *testing.T) {
 				return fmt.Sprintf("ZREM drivers %s = %d, want 1", ds[i].Name, n), nil
 			}
 			return "", err
+		}},
+		{"DEL", func(ctx context.Context, c *redis.Client, i int) (string, error) {
+			n, err := c.Del(ctx, fmt.Sprint("gone:", i)).Result()
+			if err == nil && n != 0 {
+				return fmt.Sprintf("DEL gone:%d = %d, want 0", i, n), nil
+			}
+			return "", err
+		}},
+		{"GEOSEARCHSTORE", func(ctx context.Context, c *redis.Client, i int) (string, error) {
+			return "", c.GeoSearchStore(ctx, "drivers", fmt.Sprint("near:", i%4), &redis.GeoSearchStoreQuery{
+				GeoSearchQuery: redis.GeoSearchQuery{Longitude: 4.9, Latitude: 52.37, Radius: 2, RadiusUnit: "km"}}).Err()
 		}},
 	}
 	for _, tt := range cases {
