@@ -73,7 +73,7 @@ triples:
 		}
 		scores[j] = geo.Encode(lon, lat)
 	}
-	if !e.writesGeo(c, args[1]) {
+	if !e.geoOnly(c, args[1]) {
 		return
 	}
 	e.addAll(c, c.key(args[1]), func(j int) []byte { return rest[3*j+2] }, scores, f, ch)
@@ -125,7 +125,7 @@ func geohash(e *Engine, c *Client, args [][]byte) {
 // eachMember answers a "key member..." command with one reply per member:
 // found writes a present member's, missing the null for an absent one.
 func (e *Engine) eachMember(c *Client, args [][]byte, missing func(), found func(score float64)) {
-	if !e.readsGeo(c, args[1]) {
+	if !e.geoOnly(c, args[1]) {
 		return
 	}
 	e.eachScore(c, c.key(args[1]), args[2:], missing, found)
@@ -185,7 +185,7 @@ func geodist(e *Engine, c *Client, args [][]byte) {
 			return
 		}
 	}
-	if !e.readsGeo(c, args[1]) {
+	if !e.geoOnly(c, args[1]) {
 		return
 	}
 	k := c.key(args[1])

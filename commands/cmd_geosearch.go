@@ -79,7 +79,7 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 		srcArg = args[2] // the destination is never type-checked
 	}
 	stores := flags&searchStore != 0 || flags&(searchCmd|noStore) == 0 && hasStore(args)
-	if !stores && !e.readsGeo(c, srcArg) {
+	if !stores && !e.geoOnly(c, srcArg) {
 		return
 	}
 	if stores && e.isString(c, srcArg) {

@@ -58,7 +58,7 @@ func zrangeGeneric(e *Engine, c *Client, args [][]byte, kind rangeKind, dir rang
 		c.W.Error(msg)
 		return
 	}
-	if !e.readsGeo(c, args[1]) {
+	if !e.geoOnly(c, args[1]) {
 		return
 	}
 	ms, err := sp.fetch(e, c.key(args[1]))

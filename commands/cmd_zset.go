@@ -123,7 +123,7 @@ func zaddPairs(e *Engine, c *Client, key []byte, pairs [][]byte, f router.AddFla
 		}
 		scores[j] = x
 	}
-	if !e.writesGeo(c, key) {
+	if !e.geoOnly(c, key) {
 		return
 	}
 	k := c.key(key)
@@ -157,7 +157,7 @@ func tryAgain(c *Client, err error) bool {
 // zrem: ZREM key member [member ...]
 func zrem(e *Engine, c *Client, args [][]byte) {
 	dropsTTL := zremAlone(e, c, args) // then the keyspace is held alone
-	if !e.writesGeo(c, args[1]) {
+	if !e.geoOnly(c, args[1]) {
 		return
 	}
 	k := c.key(args[1])
@@ -191,7 +191,7 @@ func zrem(e *Engine, c *Client, args [][]byte) {
 
 // zscore: ZSCORE key member
 func zscore(e *Engine, c *Client, args [][]byte) {
-	if !e.readsGeo(c, args[1]) {
+	if !e.geoOnly(c, args[1]) {
 		return
 	}
 	score, ok, err := e.Router().TryScore(c.key(args[1]), string(args[2]))
@@ -207,7 +207,7 @@ func zscore(e *Engine, c *Client, args [][]byte) {
 
 // zmscore: ZMSCORE key member [member ...]
 func zmscore(e *Engine, c *Client, args [][]byte) {
-	if !e.readsGeo(c, args[1]) {
+	if !e.geoOnly(c, args[1]) {
 		return
 	}
 	e.eachScore(c, c.key(args[1]), args[2:], c.W.Null, func(score float64) { writeScore(c, score) })
@@ -215,7 +215,7 @@ func zmscore(e *Engine, c *Client, args [][]byte) {
 
 // zcard: ZCARD key
 func zcard(e *Engine, c *Client, args [][]byte) {
-	if !e.readsGeo(c, args[1]) {
+	if !e.geoOnly(c, args[1]) {
 		return
 	}
 	n, err := e.Router().TryCard(c.key(args[1]))
@@ -232,7 +232,7 @@ func zcount(e *Engine, c *Client, args [][]byte) {
 		c.W.Error(errRangeFloat)
 		return
 	}
-	if !e.readsGeo(c, args[1]) {
+	if !e.geoOnly(c, args[1]) {
 		return
 	}
 	n, err := e.Router().TryCount(c.key(args[1]), lo, hi)
@@ -244,7 +244,7 @@ func zcount(e *Engine, c *Client, args [][]byte) {
 
 // zrank: Z[REV]RANK key member
 func zrank(e *Engine, c *Client, args [][]byte, rev bool) {
-	if !e.readsGeo(c, args[1]) {
+	if !e.geoOnly(c, args[1]) {
 		return
 	}
 	rank, ok, err := e.Router().TryRank(c.key(args[1]), string(args[2]), rev)

@@ -210,8 +210,9 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 }
 
 // letGo releases the keyspace the running command holds shared, at the
-// latest when it ends; a read calls it (readsGeo) before its remote calls,
-// after which it reads no string or TTL map. Held across them, the slot
+// latest when it ends; a read or a write of members calls it (geoOnly)
+// before its remote calls, after which it reads no string or TTL map.
+// Held across them, the slot
 // kept a command that takes the keyspace alone (SET, EXPIRE) and every
 // command after it waiting on a hung peer: SET p99 2.1 s through a
 // healthy node while clients searched (TestClusterReadsHungNode). Under
@@ -223,10 +224,12 @@ func (e *Engine) letGo(c *Client) {
 	}
 }
 
-// readsGeo answers WRONGTYPE and returns false when name is a string;
-// else, in cluster mode, it lets the keyspace go (letGo): the caller
-// reads the geo key alone from now on, on other nodes too.
-func (e *Engine) readsGeo(c *Client, name []byte) bool {
+// geoOnly answers WRONGTYPE and returns false when name is a string;
+// else, in cluster mode, it lets the keyspace go (letGo): the caller reads
+// or writes the geo key alone from now on, on other nodes too, and reads
+// no string or TTL map. A write still holds its names' key stripes
+// (keylocks.go).
+func (e *Engine) geoOnly(c *Client, name []byte) bool {
 	if e.isString(c, name) {
 		c.W.Error(errWrongType)
 		return false

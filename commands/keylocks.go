@@ -10,7 +10,7 @@ package commands
 // TestClusterWritesHungNode).
 //
 // Now such a write checks its key's type under the keyspace lock, then
-// lets the keyspace go (Engine.writesGeo) and holds only keyLocks across
+// lets the keyspace go (Engine.geoOnly) and holds only keyLocks across
 // its remote calls:
 //   - the stripe of each name it writes (kindStripe), shared. A command
 //     that takes the keyspace alone and names keys takes their stripes
@@ -127,21 +127,6 @@ func keyStripes(dst []int, db int, cmd *command, args [][]byte) []int {
 		add(args[i])
 	}
 	return dst
-}
-
-// writesGeo answers WRONGTYPE and returns false when name is a string;
-// else, in cluster mode, it lets the keyspace go (letGo): the caller
-// writes the geo key alone from now on, under its key locks, and reads no
-// string or TTL map.
-func (e *Engine) writesGeo(c *Client, name []byte) bool {
-	if e.isString(c, name) {
-		c.W.Error(errWrongType)
-		return false
-	}
-	if e.Router().Clustered() {
-		e.letGo(c)
-	}
-	return true
 }
 
 // letGoMaps lets the keyspace go when the running command holds it

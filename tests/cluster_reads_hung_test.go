@@ -2,9 +2,7 @@ package tests
 
 import (
 	"context"
-	"fmt"
 	"testing"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -20,14 +18,6 @@ func TestClusterReadsHungNode(t *testing.T) {
 	ds := faultDrivers(3000)
 	tc := startCluster(t, 3, "--regions", clusterMap(t), "--cluster-lease-ttl", "40")
 	load(t, tc.nodes["a"].c, ds)
-	a := tc.nodes["a"].c
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	for i := range 16 { // strings known here: a SET of them asks no other node
-		if err := a.Set(ctx, fmt.Sprint("s:", i), i, 0).Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
 	read := func(ctx context.Context, c *redis.Client, i int) (string, error) {
 		if i%2 == 0 {
 			return "", c.GeoSearch(ctx, "drivers", &redis.GeoSearchQuery{Longitude: 4.9, Latitude: 52.37,
@@ -35,14 +25,7 @@ func TestClusterReadsHungNode(t *testing.T) {
 		}
 		return "", c.GeoPos(ctx, "drivers", ds[i].Name).Err()
 	}
-	// The defect is seconds; a SET waits for the reads' local work, p99 2-12
-	// ms here, more than a PING's: 100 ms at least.
-	limit := func() time.Duration { return max(openLoopPingLimit(), 100*time.Millisecond) }
-	set := probe{name: "SET", limit: limit,
-		send: func(ctx context.Context, c *redis.Client, i int) error {
-			return c.Set(ctx, fmt.Sprint("s:", i%16), i, 0).Err()
-		},
-		waited: "a read held the keyspace across a call to c"}
+	set := setProbe(t, tc.nodes["a"].c, "a read held the keyspace across a call to c")
 	for _, w := range whileHung(t, tc, ds, read, set) {
 		t.Error(w)
 	}
