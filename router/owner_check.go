@@ -14,6 +14,7 @@ package router
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"geoshard/shard"
 )
@@ -87,20 +88,27 @@ func (r *Router) putChecked(ctx context.Context, to shard.ID, k shard.Key, e sha
 // for a member found nowhere (findLive). mine is the stamp of this write's
 // refused attempt (0: none): the primary took that one and only the
 // replica refused it (it was still filling), so the cached copy cur was
-// right and stays the one the write replaces.
-func (r *Router) lookUp(k shard.Key, member string, cut int64, cur slot, exists bool, mine int64, cond bool) (slot, bool) {
+// right and stays the one the write replaces. A plain write that could
+// not read every shard goes on: its copy is the newest wherever an old
+// one was. A conditional one that found no copy fails, as an increment
+// does (increment.read): NX would add a member a node that did not answer
+// holds, XX refuse it, GT or LT judge against nothing.
+func (r *Router) lookUp(k shard.Key, member string, cut int64, cur slot, exists bool, mine int64, cond bool) (slot, bool, error) {
 	find := r.findMember
 	if cond {
 		find = r.findLive
 	}
 	found, ok, err := find(k, member, cut)
 	if err != nil {
-		r.remoteFailed("get", err) // as before: the write goes on
+		r.remoteFailed("get", err)
+		if cond && !ok {
+			return cur, exists, fmt.Errorf("member %q could not be read (%w); nothing written", member, err)
+		}
 	}
 	if mine != 0 && ok && found.stamp == mine {
-		return cur, exists
+		return cur, exists, nil
 	}
-	return found, ok
+	return found, ok, nil
 }
 
 // flagsRefuse reports whether NX, XX, GT or LT refuse a write of score

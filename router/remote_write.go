@@ -92,8 +92,11 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 	for attempt := 0; ; attempt++ {
 		if !fromCache {
 			if inc == nil {
-				cur, exists = r.lookUp(k, member, cut, cur, exists, e.Stamp, cond)
-			} else if cur, exists, err = inc.read(r, k, member, cut); err != nil {
+				cur, exists, err = r.lookUp(k, member, cut, cur, exists, e.Stamp, cond)
+			} else {
+				cur, exists, err = inc.read(r, k, member, cut)
+			}
+			if err != nil {
 				return false, false, err
 			}
 			if exists && cur.stamp >= stamp {
