@@ -59,17 +59,15 @@ func (r *Router) findLive(k shard.Key, member string, cut int64) (slot, bool, er
 }
 
 // putCond stores e in shard to if the member's copy is still cur (live),
-// or if the shard holds no live copy (stamped cut or later) when there
-// was none. A write that moves the member claims its old copy first
+// or, when there was none, if no creation of the member came first
+// (create.go). A write that moves the member claims its old copy first
 // (claimed: leaveOld then deletes the claim, stamped e.Stamp).
 // ErrStaleCopy says the copy changed; nothing was stored.
 func (r *Router) putCond(ctx context.Context, k shard.Key, e shard.Entry, live bool, cur slot, to shard.ID,
 	cut int64) (claimed bool, err error) {
 	switch {
 	case !live:
-		// Two nodes adding a member neither found, at positions in two
-		// shards, both store it (docs/CLUSTER.md, Limits).
-		return false, r.putDecided(ctx, to, k, e, -max(cut, 1))
+		return false, r.create(ctx, k, e, to, cut) // create.go
 	case to == cur.shard:
 		return false, r.putDecided(ctx, to, k, e, cur.stamp)
 	}

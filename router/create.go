@@ -1,0 +1,69 @@
+package router
+
+// A conditional write of a member found nowhere (NX, GT or LT of a new
+// member, an increment that starts it) creates it. Two nodes creating one
+// member at once, at positions in two shards, each stored it in its own
+// shard: both NX writes answered 1, and of two increments only the newer
+// stayed (TestClusterCreateThroughTwoNodes). One shard now decides every
+// creation of a member, whichever node sends it: its home shard, chosen by
+// the member's name alone. A creation first claims the member there, on
+// condition that the home shard holds no live copy (a move's claim,
+// cond.go), then looks for a copy in every other shard, and only then
+// stores its copy in its own shard and deletes the claim. Of two
+// creations, the second is refused at home while the first's claim
+// stands; one whose claim comes after the first creation ended finds the
+// first one's copy. Either way the second gives its claim up and reads
+// again, and judges the copy it finds (NX: 0; an increment adds to it).
+
+import (
+	"context"
+	"hash/fnv"
+
+	"geoshard/shard"
+)
+
+// homeShard is where creations of a member are decided: the same shard on
+// every node (shard.Hash is seeded per process).
+func (r *Router) homeShard(member string) shard.ID {
+	h := fnv.New32a()
+	h.Write([]byte(member))
+	return shard.ID(h.Sum32() % uint32(len(r.shards)))
+}
+
+// create stores e, a member no node holds a live copy of (stamped cut or
+// later), in shard to, as decided at the member's home shard.
+// ErrStaleCopy says another creation came first: nothing of this one is
+// left, and the caller reads again.
+func (r *Router) create(ctx context.Context, k shard.Key, e shard.Entry, to shard.ID, cut int64) error {
+	home := r.homeShard(e.Member)
+	r.mayMove(k, home != to, e.Member) // two copies for a while: counts name it (arrivals.go)
+	if err := r.putDecided(ctx, home, k, e, -max(cut, 1)); err != nil {
+		return err
+	}
+	others := make([]shard.ID, 0, len(r.shards)-1)
+	for i := range r.shards {
+		if id := shard.ID(i); id != home {
+			others = append(others, id)
+		}
+	}
+	held, err := r.memberIn(ctx, others, k, e.Member, cut)
+	switch {
+	case len(held) > 0:
+		err = ErrStaleCopy // another creation ended before this claim
+	case err != nil: // that cannot be told
+	case home == to:
+		return nil
+	default:
+		if err := r.putNewerBoth(ctx, to, k, e); err != nil {
+			r.failedMove(k, true, e.Member, e.Stamp) // arrivals.go
+			return err
+		}
+		r.leaveOld(ctx, home, k, e.Member, e.Stamp, slot{shard: to, score: e.Score, stamp: e.Stamp}, false)
+		return nil
+	}
+	// The claim goes, by its stamp exactly.
+	if derr := r.deleteCopy(ctx, home, k, e.Member, e.Stamp); derr != nil {
+		return derr
+	}
+	return err
+}
