@@ -90,26 +90,73 @@ func (r *Router) reclaimUnknown(id shard.ID, k shard.Key, member string, cut int
 	}
 }
 
-// forgetEmpty drops the router's view of keys that no longer have members.
-// A writer that found the key before it went sees it marked dead and looks
-// it up again.
+// forgetEmpty drops the router's view of keys that no longer have members
+// here: no cached owner, and no copy in this node's shards. A key with
+// copies here must stay known: FLUSHALL and DEL drop the keys a node
+// knows. A claim (cond.go, create.go) and its new copy share a stamp, so
+// a node holding both kept the claim as the member's cached owner, and
+// the claim's delete took the key's last owner: the key was forgotten
+// while the new copy stayed, and a FLUSHALL left it
+// (TestClusterDifferential, seeds 21 then 22). A writer that found the
+// key before it went sees it marked dead and looks it up again.
 func (r *Router) forgetEmpty() {
+	var gone []shard.Key
+	r.mu.RLock()
+	for k, g := range r.keys {
+		if g.whenNoOwners(nil) {
+			gone = append(gone, k)
+		}
+	}
+	r.mu.RUnlock()
+	// The shards are asked with no router lock held: a shard calls the
+	// router (minStamp) under its own lock.
+	kept := gone[:0]
+	for _, k := range gone {
+		if !r.holdsLocally(k) {
+			kept = append(kept, k)
+		}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for k, g := range r.keys {
-		for i := range g.stripes {
-			g.stripes[i].mu.Lock()
+	for _, k := range kept {
+		if g := r.keys[k]; g != nil {
+			g.whenNoOwners(func() {
+				g.dead = true
+				delete(r.keys, k)
+			})
 		}
-		empty := true
-		for i := range g.stripes {
-			empty = empty && g.stripes[i].owner.len() == 0
-		}
-		if empty {
-			g.dead = true
-			delete(r.keys, k)
-		}
+	}
+}
+
+// whenNoOwners reports whether the key caches no member's owner, and then
+// runs then (if not nil) with every stripe held: a writer adds an owner
+// under its stripe once it has seen the key is not dead.
+func (g *geoKey) whenNoOwners(then func()) bool {
+	for i := range g.stripes {
+		g.stripes[i].mu.Lock()
+	}
+	defer func() {
 		for i := range g.stripes {
 			g.stripes[i].mu.Unlock()
 		}
+	}()
+	for i := range g.stripes {
+		if g.stripes[i].owner.len() != 0 {
+			return false
+		}
 	}
+	if then != nil {
+		then()
+	}
+	return true
+}
+
+// holdsLocally reports whether some shard of this node has a copy of k.
+func (r *Router) holdsLocally(k shard.Key) bool {
+	for _, s := range r.shards {
+		if s.Len(k) > 0 {
+			return true
+		}
+	}
+	return false
 }
