@@ -47,7 +47,9 @@ func (r *Router) NearestInto(dst []shard.Hit, k shard.Key, q *geo.Search, n int)
 	ids := asked
 	cut := r.minStamp(g, now())
 	res.Hits = dst
-	if r.cl == nil && len(ids) > 1 {
+	// The first shard's walk reads a shard of the new map before the old
+	// ones, which a reload's move would race (oldFirst): not while it runs.
+	if r.cl == nil && len(ids) > 1 && r.moving() == nil {
 		var exact bool
 		if ids, exact = r.nearFirst(k, q, ids, n, cut, &res); !exact {
 			return Result{Hits: dst}, false
