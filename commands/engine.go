@@ -212,11 +212,11 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 // letGo releases the keyspace the running command holds shared, at the
 // latest when it ends; a read or a write of members calls it (geoOnly)
 // before its remote calls, after which it reads no string or TTL map.
-// Held across them, the slot
-// kept a command that takes the keyspace alone (SET, EXPIRE) and every
-// command after it waiting on a hung peer: SET p99 2.1 s through a
-// healthy node while clients searched (TestClusterReadsHungNode). Under
-// the keyspace held alone (EXEC, runExclusive) it does nothing.
+// Held across them, the slot kept a command that takes the keyspace alone
+// (SET, EXPIRE) and every command after it waiting on a hung peer: SET
+// p99 2.1 s through a healthy node while clients searched
+// (TestClusterReadsHungNode). Under the keyspace held alone (EXEC,
+// runExclusive) it does nothing.
 func (e *Engine) letGo(c *Client) {
 	if c.shared {
 		c.shared = false
