@@ -99,33 +99,15 @@ func (e *Engine) giveKeys(c *Client) {
 	*h = heldKeys{}
 }
 
-// keyStripes appends the stripes of the names cmd writes, ascending and
-// each once. As for kind lookups (kindLookups.wrote), a command that may
-// run alone (aloneIf) counts every argument as a name: GEORADIUS ...
-// STORE dest does not name dest in its key positions.
+// keyStripes appends the stripes of the names cmd writes
+// (command.eachWritten), ascending and each once.
 func keyStripes(dst []int, db int, cmd *command, args [][]byte) []int {
-	add := func(name []byte) {
+	cmd.eachWritten(args, func(name []byte) {
 		s := kindStripe(db, name)
 		if i, found := slices.BinarySearch(dst, s); !found {
 			dst = slices.Insert(dst, i, s)
 		}
-	}
-	if cmd.aloneIf != nil {
-		for _, a := range args[1:] {
-			add(a)
-		}
-		return dst
-	}
-	if cmd.firstKey <= 0 {
-		return dst
-	}
-	last := cmd.lastKey
-	if last < 0 {
-		last += len(args)
-	}
-	for i := cmd.firstKey; i <= min(last, len(args)-1); i += max(cmd.keyStep, 1) {
-		add(args[i])
-	}
+	})
 	return dst
 }
 

@@ -66,10 +66,8 @@ func kindStripe[T string | []byte](db int, name T) int {
 // wrote under.
 func (l *kindLookups) touch(stripe int) { l.gen[stripe].Add(1) }
 
-// wrote records a write command's keys once it ran under the shared lock:
-// its key positions name every key such a command writes, except for a
-// command that runs shared only in cluster mode (aloneIf): GEORADIUS ...
-// STORE dest does not name dest there, so every argument counts.
+// wrote records a write command's keys once it ran under the shared lock
+// (command.eachWritten); one that names no key may have written any.
 func (l *kindLookups) wrote(db int, cmd *command, args [][]byte) {
 	if l.pending.Load() == 0 {
 		return
@@ -78,17 +76,7 @@ func (l *kindLookups) wrote(db int, cmd *command, args [][]byte) {
 		l.epoch.Add(1)
 		return
 	}
-	if cmd.aloneIf != nil {
-		l.touchArgs(db, args)
-		return
-	}
-	last := cmd.lastKey
-	if last < 0 {
-		last += len(args)
-	}
-	for i := cmd.firstKey; i <= min(last, len(args)-1); i += max(cmd.keyStep, 1) {
-		l.touch(kindStripe(db, args[i]))
-	}
+	cmd.eachWritten(args, func(name []byte) { l.touch(kindStripe(db, name)) })
 }
 
 // ranAlone records a command that ran with the keyspace held alone. Some

@@ -73,17 +73,36 @@ func register(cmds ...*command) {
 
 // keys returns the key arguments of a command, by its key positions.
 func (c *command) keys(args [][]byte) [][]byte {
-	if c.firstKey <= 0 || c.firstKey >= len(args) {
-		return nil
+	var out [][]byte
+	c.eachKey(args, func(k []byte) { out = append(out, k) })
+	return out
+}
+
+// eachKey calls f with each key argument of a command, by its key
+// positions.
+func (c *command) eachKey(args [][]byte, f func(name []byte)) {
+	if c.firstKey <= 0 {
+		return
 	}
 	last := c.lastKey
 	if last < 0 {
-		last = len(args) + last
+		last += len(args)
 	}
-	last = min(last, len(args)-1)
-	var out [][]byte
-	for i := c.firstKey; i <= last; i += max(c.keyStep, 1) {
-		out = append(out, args[i])
+	for i := c.firstKey; i <= min(last, len(args)-1); i += max(c.keyStep, 1) {
+		f(args[i])
 	}
-	return out
+}
+
+// eachWritten calls f with each name a write command may write: those of
+// its key positions, except for a command that runs shared only in
+// cluster mode (aloneIf), for which every argument counts: GEORADIUS ...
+// STORE dest does not name dest in its key positions.
+func (c *command) eachWritten(args [][]byte, f func(name []byte)) {
+	if c.aloneIf == nil {
+		c.eachKey(args, f)
+		return
+	}
+	for _, a := range args[1:] {
+		f(a)
+	}
 }

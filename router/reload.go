@@ -133,8 +133,7 @@ func (r *Router) MoveMembers() {
 	if mv == nil || mv.done.Load() {
 		return
 	}
-	first, n := mv.prev.Own()
-	old := func(id shard.ID) bool { return int(id) >= first && int(id) < first+n }
+	old := mv.prev.Owns
 	var names []string
 	// The keys' views, not their names: a key renamed while the move
 	// runs keeps its view and is moved under its new name, read under

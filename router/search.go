@@ -195,15 +195,14 @@ func (r *Router) fanOut(ids []shard.ID, dst []shard.Hit, ask askFunc) Result {
 // the copy came and the old one after the delete missed the member
 // (TestNearestDuringMove, once in a CI run).
 func oldFirst(prev *shard.Map, ids []shard.ID) []shard.ID {
-	first, n := prev.Own()
 	out := make([]shard.ID, 0, len(ids))
 	for _, id := range ids {
-		if int(id) >= first && int(id) < first+n {
+		if prev.Owns(id) {
 			out = append(out, id)
 		}
 	}
 	for _, id := range ids {
-		if int(id) < first || int(id) >= first+n {
+		if !prev.Owns(id) {
 			out = append(out, id)
 		}
 	}

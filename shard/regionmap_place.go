@@ -71,6 +71,9 @@ func (m *Map) Placed(off, total int, outside func(ID) string) (*Map, error) {
 // them, from 0, unless the map was Placed.
 func (m *Map) Own() (first, n int) { return m.off, m.own() }
 
+// Owns reports whether id is one of the map's own shards (Own).
+func (m *Map) Owns(id ID) bool { return int(id) >= m.off && int(id) < m.off+m.own() }
+
 func (m *Map) own() int {
 	if m.n == 0 {
 		return len(m.names)
