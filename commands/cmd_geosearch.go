@@ -108,7 +108,10 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 		}
 	case flags&byMember != 0:
 		base = 5
-		score, ok, msg := lookupMember(e, src, string(args[2]))
+		var score float64
+		var ok bool
+		var msg string
+		e.outside(c, func() { score, ok, msg = lookupMember(e, src, string(args[2])) })
 		if msg != "" {
 			c.W.Error(msg)
 			return
@@ -139,7 +142,7 @@ func geoSearch(e *Engine, c *Client, args [][]byte, flags int) {
 	var hits []shard.Hit
 	if !(flags&byMember != 0 && a.shape.Unit == 0) { // BYMEMBER on a missing key found nothing
 		var buf *[]shard.Hit
-		hits, buf = e.find(src, &a, e.hits.get())
+		e.outside(c, func() { hits, buf = e.find(src, &a, e.hits.get()) })
 		defer e.hits.put(buf)
 	}
 	if a.storeKey != nil {
@@ -390,7 +393,7 @@ func (e *Engine) store(c *Client, a *searchArgs, hits []shard.Hit) {
 	if a.dropOnly {
 		drop = e.dropGeo
 	}
-	if _, err := drop(c.db, string(a.storeKey)); tryAgain(c, err) {
+	if _, err := drop(c, c.db, string(a.storeKey)); tryAgain(c, err) {
 		return
 	}
 	k := c.key(a.storeKey)
@@ -405,7 +408,9 @@ func (e *Engine) store(c *Client, a *searchArgs, hits []shard.Hit) {
 		for i := range hits {
 			members[i], scores[i] = hits[i].Member, score(&hits[i])
 		}
-		if _, _, err := e.Router().TryAddMany(k, members, scores, router.AddFlags{}); tryAgain(c, err) {
+		var err error
+		e.outside(c, func() { _, _, err = e.Router().TryAddMany(k, members, scores, router.AddFlags{}) })
+		if tryAgain(c, err) {
 			return
 		}
 		c.W.Int(int64(len(hits)))

@@ -17,7 +17,7 @@ func init() {
 			drop = e.dropGeo
 		}
 		for _, k := range args[1:] {
-			ok, err := drop(c.db, string(k))
+			ok, err := drop(c, c.db, string(k))
 			if ok {
 				n++
 			}
@@ -128,7 +128,7 @@ func renameGeneric(e *Engine, c *Client, args [][]byte, nx bool) {
 			reply(false)
 			return
 		}
-		if _, err := e.deleteKey(c.db, dst); tryAgain(c, err) {
+		if _, err := e.deleteKey(c, c.db, dst); tryAgain(c, err) {
 			return // cluster mode: newkey's members may remain; nothing renamed
 		}
 	}
@@ -137,7 +137,7 @@ func renameGeneric(e *Engine, c *Client, args [][]byte, nx bool) {
 		d.strings[dst] = d.strings[src]
 		delete(d.strings, src)
 	case kindZset:
-		err = e.Router().TryRename(c.key(args[1]), c.key(args[2]))
+		e.outside(c, func() { err = e.Router().TryRename(c.key(args[1]), c.key(args[2])) })
 	}
 	if hasTTL {
 		d.expires[dst] = at

@@ -99,7 +99,7 @@ func expireGeneric(e *Engine, c *Client, args [][]byte, abs bool, unit int64) {
 		return
 	}
 	if when <= now {
-		if _, err := e.deleteKey(c.db, key); tryAgain(c, err) {
+		if _, err := e.deleteKey(c, c.db, key); tryAgain(c, err) {
 			return // cluster mode: the key stays, with its TTL
 		}
 	} else {

@@ -72,7 +72,7 @@ func set(e *Engine, c *Client, args [][]byte) {
 		// In cluster mode a drop refused or not reaching every node
 		// leaves the members: storing the string too would make the key
 		// both (expire_cycle.go).
-		if _, err := e.dropGeo(c.db, key); tryAgain(c, err) {
+		if _, err := e.dropGeo(c, c.db, key); tryAgain(c, err) {
 			return
 		}
 	}

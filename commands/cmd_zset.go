@@ -165,25 +165,32 @@ func zrem(e *Engine, c *Client, args [][]byte) {
 		c.W.Int(0)
 		return
 	}
-	n := 0
-	for _, m := range args[2:] {
-		removed, err := e.Router().TryRemove(k, string(m))
-		if removed {
-			n++
+	n, emptied := 0, false
+	var err error
+	e.outside(c, func() { // with the keyspace alone: dropsTTL in cluster mode
+		for _, m := range args[2:] {
+			var removed bool
+			if removed, err = e.Router().TryRemove(k, string(m)); removed {
+				n++
+			}
+			if err != nil {
+				return
+			}
 		}
-		if err != nil {
-			// In cluster mode a copy may be left (a holder away or not
-			// answering): the client must not hear that it is gone.
-			c.changed(n)
-			tryAgain(c, err)
-			return
-		}
+		emptied = dropsTTL && n > 0 && e.Router().Card(k) == 0
+	})
+	if err != nil {
+		// In cluster mode a copy may be left (a holder away or not
+		// answering): the client must not hear that it is gone.
+		c.changed(n)
+		tryAgain(c, err)
+		return
 	}
-	if dropsTTL && n > 0 && e.Router().Card(k) == 0 {
+	if emptied {
 		// The last member took the key with it: its TTL goes too (a
 		// drop of no members that fails leaves an empty key's TTL, which
 		// the expiry cycle forgets).
-		_, _ = e.deleteKey(c.db, string(args[1]))
+		_, _ = e.deleteKey(c, c.db, string(args[1]))
 	}
 	c.changed(n)
 	c.W.Int(int64(n))

@@ -118,7 +118,7 @@ func (e *Engine) expireKeys(c *Client, cmd *command, args [][]byte) error {
 	now := nowMS()
 	for _, k := range cmd.keys(args) {
 		if d.expired(string(k), now) || e.expiring.has(dbIndex, string(k)) {
-			_, err := e.deleteKey(dbIndex, string(k))
+			_, err := e.deleteKey(c, dbIndex, string(k))
 			e.kinds.touch(kindStripe(dbIndex, k)) // a read queued in EXEC bumps nothing itself
 			if err != nil {
 				return fmt.Errorf("expired key %q not deleted: %w", k, err)
@@ -135,14 +135,14 @@ func (e *Engine) expireKeys(c *Client, cmd *command, args [][]byte) error {
 // here (mapsAlone), whose maps it then only reads. In cluster mode a geo key whose drop was refused or did
 // not reach every node keeps its TTL (an expiry is tried again), and the
 // error says why; single-node mode never fails.
-func (e *Engine) deleteKey(dbIndex int, key string) (bool, error) {
+func (e *Engine) deleteKey(c *Client, dbIndex int, key string) (bool, error) {
 	d := e.dbs[dbIndex]
 	if _, ok := d.strings[key]; ok {
 		delete(d.strings, key)
 		delete(d.expires, key)
 		return true, nil
 	}
-	existed, err := e.dropGeo(dbIndex, key)
+	existed, err := e.dropGeo(c, dbIndex, key)
 	if err != nil {
 		return existed, err
 	}

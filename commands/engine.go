@@ -190,13 +190,13 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	default:
 		e.takeKeys(c, cmd, args, true) // keylocks.go
 		e.mu.RLockSlot(c.slot)
+		c.shared = true
 		if e.anyExpired(c, cmd, args) || cmd.aloneIf != nil && cmd.aloneIf(e, c, args) {
-			e.mu.RUnlockSlot(c.slot)
+			e.letGo(c)
 			e.giveKeys(c)
 			e.runExclusive(c, cmd, args, before)
 			break
 		}
-		c.shared = true
 		e.guarded(c, cmd, args, before)
 		if cmd.write && e.kinds.pending.Load() != 0 { // kindlookup.go
 			e.kinds.wrote(c.db, cmd, args)
@@ -245,6 +245,7 @@ func (e *Engine) runExclusive(c *Client, cmd *command, args [][]byte, before int
 	defer e.giveKeys(c)
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	c.held.apart = len(c.held.stripes) > 0 // Engine.outside
 	defer e.kinds.ranAlone(c.db, cmd, args) // before the unlock
 	if tryAgain(c, e.expireKeys(c, cmd, args)) {
 		return // cluster mode: an expired key is not served as alive

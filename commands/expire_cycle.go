@@ -85,8 +85,9 @@ func (s *expiringSet) remove(k dbKey) {
 
 // dropGeo drops a geo key on every node that holds it. In cluster mode it
 // fails, changing nothing here, when the drop is refused or some node
-// could not be reached, or the key's expiry is in flight.
-func (e *Engine) dropGeo(dbIndex int, key string) (bool, error) {
+// could not be reached, or the key's expiry is in flight. The drop runs
+// outside the keyspace when c (nil for no client's work) may let it go.
+func (e *Engine) dropGeo(c *Client, dbIndex int, key string) (existed bool, err error) {
 	r := e.Router()
 	if !r.Clustered() {
 		return r.Drop(shard.Key{DB: dbIndex, Name: key}), nil
@@ -94,7 +95,8 @@ func (e *Engine) dropGeo(dbIndex int, key string) (bool, error) {
 	if e.expiring.has(dbIndex, key) {
 		return false, errExpiring
 	}
-	return r.TryDrop(shard.Key{DB: dbIndex, Name: key})
+	e.outside(c, func() { existed, err = r.TryDrop(shard.Key{DB: dbIndex, Name: key}) })
+	return existed, err
 }
 
 // maxExpiring bounds the geo key drops the expiry cycle has in flight.
@@ -158,7 +160,7 @@ func (e *Engine) expireLocked(due, gone []dbKey, now int64) (remote []dbKey) {
 			remote = append(remote, dk)
 			continue
 		}
-		_, _ = e.deleteKey(dk.db, dk.key) // a string, or single-node: cannot fail
+		_, _ = e.deleteKey(nil, dk.db, dk.key) // a string, or single-node: cannot fail
 	}
 	for _, dk := range gone { // single-node mode only
 		d := e.dbs[dk.db]

@@ -23,6 +23,16 @@ package commands
 //     router) takes writing alone first: it waits for every write in
 //     flight, as it waited for the keyspace before.
 //
+// A write that takes the keyspace alone and names keys (SET or RENAME
+// over a geo key, DEL of a string and a geo key, ZREM from a key with a
+// TTL, an expired key's drop) takes its stripes alone and writing's slot
+// shared, and lets the keyspace go across each remote call (Engine.outside):
+// no write of its names runs meanwhile, nor FLUSHALL, EXEC or CONFIG SET;
+// reads and other keys' commands do. It held the keyspace across them,
+// and every command through the node, PING included, waited on a hung
+// peer (p99 1.4-4.8 s in TestClusterAloneWritesHungNode). EXEC, FLUSHALL
+// and CONFIG SET still hold it across theirs: they are one step.
+//
 // The order is always writing, then stripes in ascending order, then the
 // keyspace: nothing waits in a cycle. A write that turns out to need the
 // keyspace alone (aloneIf, an expired key) gives everything back and
@@ -48,8 +58,12 @@ type keyLocks struct {
 type heldKeys struct {
 	stripes []int // ascending, no repeats
 	buf     [4]int
-	shared  bool // stripes held shared (and writing's slot), else alone
-	writing bool // writing held: its client's slot if shared, else alone
+	shared  bool // stripes held shared, else alone
+	writing bool // writing held: its client's slot if slot, else alone
+	slot    bool
+	// apart says the command holds the keyspace alone and may let it go
+	// across a remote call (Engine.outside): it holds its stripes alone.
+	apart bool
 }
 
 // takeKeys takes, in cluster mode, what a write command holds besides the
@@ -62,13 +76,11 @@ func (e *Engine) takeKeys(c *Client, cmd *command, args [][]byte, shared bool) {
 	}
 	h.shared = shared
 	h.stripes = keyStripes(h.buf[:0], c.db, cmd, args)
-	if len(h.stripes) == 0 || shared {
-		h.writing = true
-		if shared {
-			e.keys.writing.RLockSlot(c.slot)
-		} else {
-			e.keys.writing.Lock()
-		}
+	h.writing, h.slot = true, shared || len(h.stripes) > 0
+	if h.slot {
+		e.keys.writing.RLockSlot(c.slot)
+	} else {
+		e.keys.writing.Lock()
 	}
 	for _, s := range h.stripes {
 		if shared {
@@ -90,7 +102,7 @@ func (e *Engine) giveKeys(c *Client) {
 		}
 	}
 	if h.writing {
-		if h.shared {
+		if h.slot {
 			e.keys.writing.RUnlockSlot(c.slot)
 		} else {
 			e.keys.writing.Unlock()
@@ -122,4 +134,26 @@ func (e *Engine) letGoMaps(c *Client) bool {
 	}
 	e.letGo(c)
 	return true
+}
+
+// outside runs call, a remote call of the running command, with the
+// keyspace let go, and holds it again after, as the command held it: alone
+// if it may let it go (heldKeys.apart), or shared in cluster mode (a
+// command asking whether its key with a TTL still exists, staleTTL, before
+// it knows whether it must run alone: a write then holds its stripes
+// shared; a read changes no map). The caller reads no string or TTL map
+// in call, and reads again after it whatever it read before and another
+// command may change meanwhile: a read may run, or a command on a key of
+// another stripe.
+func (e *Engine) outside(c *Client, call func()) {
+	switch {
+	case c == nil:
+	case c.held.apart:
+		e.mu.Unlock()
+		defer e.mu.Lock()
+	case c.shared && e.Router().Clustered():
+		e.mu.RUnlockSlot(c.slot)
+		defer e.mu.RLockSlot(c.slot)
+	}
+	call()
 }

@@ -204,12 +204,14 @@ func (e *Engine) preparedGeo(c *Client, key []byte) (geo bool, err error, ok boo
 
 // geoExists reports whether a geo key has the name (key, of the client's
 // database): the prepare step's answer while it is good, else the
-// cluster's (the router's, in a single node) asked now.
-func (e *Engine) geoExists(c *Client, key []byte) (bool, error) {
+// cluster's (the router's, in a single node) asked now, outside the
+// keyspace if the command may let it go (Engine.outside).
+func (e *Engine) geoExists(c *Client, key []byte) (geo bool, err error) {
 	if geo, err, ok := e.preparedGeo(c, key); ok {
 		return geo, err
 	}
-	return e.Router().TryExists(c.key(key))
+	e.outside(c, func() { geo, err = e.Router().TryExists(c.key(key)) })
+	return geo, err
 }
 
 // unprepare forgets what the command's prepare step left, once the

@@ -87,7 +87,7 @@ func (e *Engine) decode(r *snapshot.Reader, st *LoadStats, endKey func(), member
 				st.Expired++
 				continue
 			}
-			if _, err := e.deleteKey(dbIndex, rec.Key); err != nil {
+			if _, err := e.deleteKey(nil, dbIndex, rec.Key); err != nil {
 				return fmt.Errorf("snapshot: replacing key %q: %w", rec.Key, err)
 			}
 			d.strings[rec.Key] = rec.Value
@@ -103,7 +103,7 @@ func (e *Engine) decode(r *snapshot.Reader, st *LoadStats, endKey func(), member
 				st.Expired++
 				continue
 			}
-			if _, err := e.deleteKey(dbIndex, rec.Key); err != nil {
+			if _, err := e.deleteKey(nil, dbIndex, rec.Key); err != nil {
 				return fmt.Errorf("snapshot: replacing key %q: %w", rec.Key, err)
 			}
 			if rec.ExpireMS != 0 {
