@@ -100,7 +100,8 @@ func execPrepare(e *Engine, c *Client, args [][]byte) {
 	c.prepared = out
 }
 
-// execCmd: EXEC. The caller holds the keyspace alone (exec is exclusive).
+// execCmd: EXEC. The caller holds the keyspace alone (exec is exclusive),
+// or, in cluster mode, the stripes of the queue's names (exec_spread.go).
 func execCmd(e *Engine, c *Client, args [][]byte) {
 	if c.multi == nil {
 		c.W.Error("ERR EXEC without MULTI")
@@ -122,7 +123,11 @@ func execCmd(e *Engine, c *Client, args [][]byte) {
 		if i < len(prepared) {
 			c.prepared = prepared[i]
 		}
-		e.runLocked(c, qc.cmd, qc.args)
+		if c.held.spread {
+			e.runQueued(c, qc.cmd, qc.args) // exec_spread.go
+		} else {
+			e.runLocked(c, qc.cmd, qc.args)
+		}
 		st.add(c.slot, time.Since(begin).Microseconds(), len(c.W.Buf) > before && c.W.Buf[before] == '-')
 	}
 }

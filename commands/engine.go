@@ -185,6 +185,8 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	switch {
 	case cmd.unlocked:
 		e.guarded(c, cmd, args, before)
+	case cmd.exclusive && cmd.name == "exec" && e.spreads(c):
+		e.runSpread(c, cmd, args, before) // exec_spread.go
 	case cmd.exclusive:
 		e.runExclusive(c, cmd, args, before)
 	default:

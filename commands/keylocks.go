@@ -64,6 +64,9 @@ type heldKeys struct {
 	// apart says the command holds the keyspace alone and may let it go
 	// across a remote call (Engine.outside): it holds its stripes alone.
 	apart bool
+	// spread says an EXEC runs its queued commands each as it runs
+	// outside MULTI (exec_spread.go).
+	spread bool
 }
 
 // takeKeys takes, in cluster mode, what a write command holds besides the

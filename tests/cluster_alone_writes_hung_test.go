@@ -12,12 +12,14 @@ import (
 // TestClusterAloneWritesHungNode (issue 12, target 4): the writes that
 // take the keyspace alone in cluster mode and still call other nodes: a
 // SET or a RENAME over a geo key, a DEL naming a string beside a geo key,
-// a ZREM from a key with a TTL, a search that STOREs over a string. While
+// a ZREM from a key with a TTL, a search that STOREs over a string, and
+// EXEC (redis-py's pipelines are transactions unless told not to). While
 // node c is SIGSTOPped each waits for c until health checks find it hung;
 // they used to wait with the keyspace held, and every command through a
 // that reads or writes a key waited behind them: SET p99 1.4-3.7 s. Now
 // they hold their keys' stripes alone across the calls and let the
-// keyspace go (Engine.outside).
+// keyspace go (Engine.outside); EXEC runs each queued command so too
+// (commands/exec_spread.go).
 func TestClusterAloneWritesHungNode(t *testing.T) {
 	ds := faultDrivers(3000)
 	ctx := context.Background()
@@ -58,6 +60,16 @@ func TestClusterAloneWritesHungNode(t *testing.T) {
 			if err == nil && n != 1 {
 				return fmt.Sprintf("ZREM g:%d %s = %d, want 1", i, ds[i].Name, n), nil
 			}
+			return "", err
+		}},
+		{"EXEC of a GEOADD and a ZCARD", false, func(ctx context.Context, c *redis.Client, i int) (string, error) {
+			d := *ds[i]
+			d.Longitude += 0.0001
+			_, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+				p.GeoAdd(ctx, "drivers", &d)
+				p.ZCard(ctx, "drivers")
+				return nil
+			})
 			return "", err
 		}},
 		{"GEOSEARCHSTORE over a string", false, func(ctx context.Context, c *redis.Client, i int) (string, error) {
