@@ -44,8 +44,8 @@ func init() {
 		&command{name: "renamenx", arity: 3, flags: []string{"write", "fast"}, firstKey: 1, lastKey: 2, keyStep: 1, handler: rename(true), exclusive: true, prepare: kindOfTwo, clusterOnly: true},
 		&command{name: "keys", arity: 2, flags: []string{"readonly"}, handler: keys},
 		&command{name: "dbsize", arity: 1, flags: []string{"readonly", "fast"}, handler: dbsize},
-		&command{name: "flushdb", arity: -1, flags: []string{"write"}, handler: flush(false), exclusive: true},
-		&command{name: "flushall", arity: -1, flags: []string{"write"}, handler: flush(true), exclusive: true},
+		&command{name: "flushdb", arity: -1, flags: []string{"write"}, handler: flush(false), exclusive: true, apart: true},
+		&command{name: "flushall", arity: -1, flags: []string{"write"}, handler: flush(true), exclusive: true, apart: true},
 		&command{name: "select", arity: 2, flags: []string{"loading", "stale", "fast"}, handler: selectCmd},
 	)
 }
@@ -221,7 +221,9 @@ func flushGeneric(e *Engine, c *Client, args [][]byte, all bool) {
 	}
 	// Geo keys first: in cluster mode a flush that could not reach every
 	// holder answers -TRYAGAIN (and the client tries again).
-	if tryAgain(c, e.Router().TryFlush(db)) {
+	var err error
+	e.outside(c, func() { err = e.Router().TryFlush(db) })
+	if tryAgain(c, err) {
 		return
 	}
 	for i, d := range e.dbs {

@@ -247,8 +247,8 @@ func (e *Engine) runExclusive(c *Client, cmd *command, args [][]byte, before int
 	defer e.giveKeys(c)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	c.held.apart = len(c.held.stripes) > 0  // Engine.outside
-	defer e.kinds.ranAlone(c.db, cmd, args) // before the unlock
+	c.held.apart = c.held.writing && (len(c.held.stripes) > 0 || cmd.apart) // Engine.outside
+	defer e.kinds.ranAlone(c.db, cmd, args)                                 // before the unlock
 	if tryAgain(c, e.expireKeys(c, cmd, args)) {
 		return // cluster mode: an expired key is not served as alive
 	}

@@ -30,8 +30,11 @@ package commands
 // no write of its names runs meanwhile, nor FLUSHALL, EXEC or CONFIG SET;
 // reads and other keys' commands do. It held the keyspace across them,
 // and every command through the node, PING included, waited on a hung
-// peer (p99 1.4-4.8 s in TestClusterAloneWritesHungNode). EXEC, FLUSHALL
-// and CONFIG SET still hold it across theirs: they are one step.
+// peer (p99 1.4-4.8 s in TestClusterAloneWritesHungNode). FLUSHALL and
+// FLUSHDB do so too (command.apart), holding writing alone: reads run
+// meanwhile, no write. An EXEC of keyed commands runs each as it runs
+// outside MULTI (exec_spread.go); another EXEC holds the keyspace across
+// its calls: it is one step.
 //
 // The order is always writing, then stripes in ascending order, then the
 // keyspace: nothing waits in a cycle. A write that turns out to need the

@@ -12,6 +12,11 @@ type command struct {
 	arity     int    // Redis's convention: n exact, -n at least n words
 	flags     []string
 	exclusive bool // needs the keyspace alone (see Engine.mu)
+	// apart: though it names no key, in cluster mode it may let the
+	// keyspace go across its remote calls (Engine.outside), as a command
+	// that names keys does: it holds writing alone, so no write runs
+	// meanwhile, only reads (FLUSHALL, FLUSHDB).
+	apart bool
 	// aloneIf, checked under the shared lock (so what it reads holds
 	// while the command runs shared), makes the command exclusive when it
 	// says so: ZREM only where it may drop a key's TTL, ZINCRBY only in a

@@ -12,8 +12,9 @@ import (
 // TestClusterAloneWritesHungNode (issue 12, target 4): the writes that
 // take the keyspace alone in cluster mode and still call other nodes: a
 // SET or a RENAME over a geo key, a DEL naming a string beside a geo key,
-// a ZREM from a key with a TTL, a search that STOREs over a string, and
-// EXEC (redis-py's pipelines are transactions unless told not to). While
+// a ZREM from a key with a TTL, a search that STOREs over a string,
+// EXEC (redis-py's pipelines are transactions unless told not to) and
+// FLUSHALL. While
 // node c is SIGSTOPped each waits for c until health checks find it hung;
 // they used to wait with the keyspace held, and every command through a
 // that reads or writes a key waited behind them: SET p99 1.4-3.7 s. Now
@@ -40,29 +41,32 @@ func TestClusterAloneWritesHungNode(t *testing.T) {
 	cases := []struct {
 		name string
 		ttl  bool // the geo keys get a TTL
-		op   func(ctx context.Context, c *redis.Client, i int) (wrong string, err error)
+		// reads: the probe is a GET, not a SET: a write waits for the
+		// op by design (FLUSHALL takes every write's lock alone).
+		reads bool
+		op    func(ctx context.Context, c *redis.Client, i int) (wrong string, err error)
 	}{
-		{"SET over a geo key", false, func(ctx context.Context, c *redis.Client, i int) (string, error) {
+		{"SET over a geo key", false, false, func(ctx context.Context, c *redis.Client, i int) (string, error) {
 			return "", c.Set(ctx, fmt.Sprint("g:", i), "now a string", 0).Err()
 		}},
-		{"DEL of a string and a geo key", false, func(ctx context.Context, c *redis.Client, i int) (string, error) {
+		{"DEL of a string and a geo key", false, false, func(ctx context.Context, c *redis.Client, i int) (string, error) {
 			n, err := c.Del(ctx, fmt.Sprint("str:", i), fmt.Sprint("g:", i)).Result()
 			if err == nil && n != 2 {
 				return fmt.Sprintf("DEL str:%d g:%d = %d, want 2", i, i, n), nil
 			}
 			return "", err
 		}},
-		{"RENAME of a geo key", false, func(ctx context.Context, c *redis.Client, i int) (string, error) {
+		{"RENAME of a geo key", false, false, func(ctx context.Context, c *redis.Client, i int) (string, error) {
 			return "", c.Rename(ctx, fmt.Sprint("g:", i), fmt.Sprint("renamed:", i)).Err()
 		}},
-		{"ZREM from a key with a TTL", true, func(ctx context.Context, c *redis.Client, i int) (string, error) {
+		{"ZREM from a key with a TTL", true, false, func(ctx context.Context, c *redis.Client, i int) (string, error) {
 			n, err := c.ZRem(ctx, fmt.Sprint("g:", i), ds[i].Name).Result()
 			if err == nil && n != 1 {
 				return fmt.Sprintf("ZREM g:%d %s = %d, want 1", i, ds[i].Name, n), nil
 			}
 			return "", err
 		}},
-		{"EXEC of a GEOADD and a ZCARD", false, func(ctx context.Context, c *redis.Client, i int) (string, error) {
+		{"EXEC of a GEOADD and a ZCARD", false, false, func(ctx context.Context, c *redis.Client, i int) (string, error) {
 			d := *ds[i]
 			d.Longitude += 0.0001
 			_, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
@@ -72,7 +76,10 @@ func TestClusterAloneWritesHungNode(t *testing.T) {
 			})
 			return "", err
 		}},
-		{"GEOSEARCHSTORE over a string", false, func(ctx context.Context, c *redis.Client, i int) (string, error) {
+		{"FLUSHALL", false, true, func(ctx context.Context, c *redis.Client, i int) (string, error) {
+			return "", c.FlushAll(ctx).Err()
+		}},
+		{"GEOSEARCHSTORE over a string", false, false, func(ctx context.Context, c *redis.Client, i int) (string, error) {
 			return "", c.GeoSearchStore(ctx, "drivers", fmt.Sprint("str:", i), &redis.GeoSearchStoreQuery{
 				GeoSearchQuery: redis.GeoSearchQuery{Longitude: 4.9, Latitude: 52.37, Radius: 1, RadiusUnit: "km"}}).Err()
 		}},
@@ -91,8 +98,14 @@ func TestClusterAloneWritesHungNode(t *testing.T) {
 			ping := probe{name: "PING", limit: limit,
 				send:   func(ctx context.Context, c *redis.Client, _ int) error { return c.Ping(ctx).Err() },
 				waited: "a write held the keyspace alone across a call to c"}
-			set := setProbe(t, a, "a write held the keyspace alone across a call to c")
-			for i, w := range whileHung(t, tc, ds, tt.op, ping, set) {
+			second := setProbe(t, a, "a write held the keyspace alone across a call to c")
+			if tt.reads {
+				second.name = "GET"
+				second.send = func(ctx context.Context, c *redis.Client, i int) error {
+					return c.Get(ctx, fmt.Sprint("s:", i%16)).Err()
+				}
+			}
+			for i, w := range whileHung(t, tc, ds, tt.op, ping, second) {
 				if i < 10 {
 					t.Error(w)
 				}
