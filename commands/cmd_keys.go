@@ -153,14 +153,27 @@ func renameGeneric(e *Engine, c *Client, args [][]byte, nx bool) {
 	reply(true)
 }
 
-// liveKeys returns the names of the database's keys that exist and have
-// not expired, sorted. In cluster mode it fails when some node could not
-// be asked.
-func (e *Engine) liveKeys(dbIndex int) ([]string, error) {
-	d := e.dbs[dbIndex]
-	now := nowMS()
+// liveKeys returns the names of the client's database's keys that exist
+// and have not expired, sorted. In cluster mode it fails when some node
+// could not be asked, and asks with the keyspace let go (Engine.outside):
+// KEYS, DBSIZE and SCAN held it shared across the calls, and while a
+// peer hung every SET through the node waited behind them, and every
+// command behind the SET (SET p99 3.0 s, TestClusterReadsHungNode).
+func (e *Engine) liveKeys(c *Client) ([]string, error) {
+	var names []string
+	var err error
+	e.outside(c, func() { names, err = e.Router().TryKeys(c.db) })
+	if err != nil {
+		return nil, err
+	}
+	return e.dbs[c.db].live(names, nowMS()), nil
+}
+
+// live returns, sorted, the database's strings and the geo keys named
+// (the router's list) that have not expired.
+func (d *db) live(geoKeys []string, now int64) []string {
 	seen := make(map[string]bool, len(d.strings))
-	out := make([]string, 0, len(d.strings))
+	out := make([]string, 0, len(d.strings)+len(geoKeys))
 	add := func(k string) {
 		if !seen[k] && !d.expired(k, now) {
 			seen[k] = true
@@ -170,22 +183,18 @@ func (e *Engine) liveKeys(dbIndex int) ([]string, error) {
 	for k := range d.strings {
 		add(k)
 	}
-	names, err := e.Router().TryKeys(dbIndex)
-	if err != nil {
-		return nil, err
-	}
-	for _, k := range names {
+	for _, k := range geoKeys {
 		add(k)
 	}
 	sort.Strings(out)
-	return out, nil
+	return out
 }
 
 // keys: KEYS pattern
 func keys(e *Engine, c *Client, args [][]byte) {
 	pattern := string(args[1])
 	var out []string
-	live, err := e.liveKeys(c.db)
+	live, err := e.liveKeys(c)
 	if tryAgain(c, err) {
 		return
 	}
@@ -202,7 +211,7 @@ func keys(e *Engine, c *Client, args [][]byte) {
 
 // dbsize: DBSIZE
 func dbsize(e *Engine, c *Client, args [][]byte) {
-	live, err := e.liveKeys(c.db)
+	live, err := e.liveKeys(c)
 	if tryAgain(c, err) {
 		return
 	}

@@ -61,7 +61,7 @@ func scan(e *Engine, c *Client, args [][]byte) {
 		c.W.Error(msg)
 		return
 	}
-	live, err := e.liveKeys(c.db)
+	live, err := e.liveKeys(c)
 	if tryAgain(c, err) {
 		return
 	}
