@@ -300,12 +300,6 @@ func infoKeyspace(e *Engine, c *Client, b *infoBuilder) {
 	r := e.Router()
 	geoKeys := make([][]string, len(e.dbs))
 	e.outside(c, func() {
-		if !r.Clustered() {
-			for i := range geoKeys {
-				geoKeys[i] = r.Keys(i)
-			}
-			return
-		}
 		var wg sync.WaitGroup
 		for i := range geoKeys {
 			wg.Go(func() { geoKeys[i], _ = r.TryKeys(i) })

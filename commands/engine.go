@@ -185,30 +185,39 @@ func (e *Engine) run(c *Client, cmd *command, args [][]byte) {
 	switch {
 	case cmd.unlocked:
 		e.guarded(c, cmd, args, before)
-	case cmd.exclusive && cmd.name == "exec" && e.spreads(c):
+	case cmd.exclusive && e.spreads(c, cmd):
 		e.runSpread(c, cmd, args, before) // exec_spread.go
 	case cmd.exclusive:
 		e.runExclusive(c, cmd, args, before)
 	default:
 		e.takeKeys(c, cmd, args, true) // keylocks.go
-		e.mu.RLockSlot(c.slot)
-		c.shared = true
-		if e.anyExpired(c, cmd, args) || cmd.aloneIf != nil && cmd.aloneIf(e, c, args) {
-			e.letGo(c)
-			e.giveKeys(c)
-			e.runExclusive(c, cmd, args, before)
-			break
-		}
-		e.guarded(c, cmd, args, before)
-		if cmd.write && e.kinds.pending.Load() != 0 { // kindlookup.go
-			e.kinds.wrote(c.db, cmd, args)
-		}
-		e.letGo(c)
+		ran := e.tryShared(c, cmd, args, before)
 		e.giveKeys(c)
+		if !ran {
+			e.runExclusive(c, cmd, args, before)
+		}
 	}
 	took := time.Since(begin) // one clock read for INFO and /metrics alike
 	st.add(c.slot, took.Microseconds(), len(c.W.Buf) > before && c.W.Buf[before] == '-')
 	e.observe(cmd.fullName(), took)
+}
+
+// tryShared runs cmd with the client's slot of the keyspace shared and
+// reports whether it did: not when a key it names has expired or aloneIf
+// says it must run alone (then it holds nothing on return).
+func (e *Engine) tryShared(c *Client, cmd *command, args [][]byte, before int) bool {
+	e.mu.RLockSlot(c.slot)
+	c.shared = true
+	if e.anyExpired(c, cmd, args) || cmd.aloneIf != nil && cmd.aloneIf(e, c, args) {
+		e.letGo(c)
+		return false
+	}
+	e.guarded(c, cmd, args, before)
+	if cmd.write && e.kinds.pending.Load() != 0 { // kindlookup.go
+		e.kinds.wrote(c.db, cmd, args)
+	}
+	e.letGo(c)
+	return true
 }
 
 // letGo releases the keyspace the running command holds shared, at the

@@ -19,9 +19,9 @@ package commands
 // could. A queue with a command that names no key (SELECT, FLUSHALL,
 // CONFIG SET, PING) runs as before, everything with the keyspace alone.
 
-// spreads reports whether the client's EXEC runs spread.
-func (e *Engine) spreads(c *Client) bool {
-	if !e.Router().Clustered() || c.multi == nil || c.multiFailed || len(*c.multi) == 0 {
+// spreads reports whether cmd is an EXEC of the client's that runs spread.
+func (e *Engine) spreads(c *Client, cmd *command) bool {
+	if cmd.name != "exec" || !e.Router().Clustered() || c.multi == nil || c.multiFailed || len(*c.multi) == 0 {
 		return false
 	}
 	for _, qc := range *c.multi {
@@ -35,37 +35,22 @@ func (e *Engine) spreads(c *Client) bool {
 // runSpread runs EXEC spread: the caller checked spreads and holds no
 // lock.
 func (e *Engine) runSpread(c *Client, cmd *command, args [][]byte, before int) {
-	h := &c.held
-	h.stripes = h.buf[:0]
+	stripes := c.held.buf[:0]
 	for _, qc := range *c.multi {
-		h.stripes = keyStripes(h.stripes, c.db, qc.cmd, qc.args)
+		stripes = keyStripes(stripes, c.db, qc.cmd, qc.args)
 	}
-	h.writing, h.slot = true, true
-	e.keys.writing.RLockSlot(c.slot)
-	for _, s := range h.stripes {
-		e.keys.stripe[s].Lock()
-	}
+	e.lockKeys(c, stripes, false) // keylocks.go
 	defer e.giveKeys(c)
-	h.spread = true
+	c.held.spread = true
 	e.guarded(c, cmd, args, before)
 }
 
 // runQueued runs a command of a spread EXEC as Engine.run runs it outside
 // MULTI, under the stripes EXEC holds.
 func (e *Engine) runQueued(c *Client, cmd *command, args [][]byte) {
-	if !cmd.exclusive {
-		e.mu.RLockSlot(c.slot)
-		c.shared = true
-		if !e.anyExpired(c, cmd, args) && (cmd.aloneIf == nil || !cmd.aloneIf(e, c, args)) {
-			e.counters.commands.Add(c.slot, 1)
-			e.guarded(c, cmd, args, len(c.W.Buf))
-			if cmd.write && e.kinds.pending.Load() != 0 { // kindlookup.go
-				e.kinds.wrote(c.db, cmd, args)
-			}
-			e.letGo(c)
-			return
-		}
-		e.letGo(c)
+	if !cmd.exclusive && e.tryShared(c, cmd, args, len(c.W.Buf)) {
+		e.counters.commands.Add(c.slot, 1)
+		return
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

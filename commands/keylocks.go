@@ -76,12 +76,17 @@ type heldKeys struct {
 // keyspace: shared for one that runs shared, alone for one that takes the
 // keyspace alone. The caller holds no keyspace lock yet.
 func (e *Engine) takeKeys(c *Client, cmd *command, args [][]byte, shared bool) {
-	h := &c.held
 	if !e.Router().Clustered() || cmd.unlocked || (shared && !cmd.write) {
 		return
 	}
-	h.shared = shared
-	h.stripes = keyStripes(h.buf[:0], c.db, cmd, args)
+	e.lockKeys(c, keyStripes(c.held.buf[:0], c.db, cmd, args), shared)
+}
+
+// lockKeys takes the stripes, shared or alone, after writing: its slot,
+// or all of it for a command that runs alone and names no key.
+func (e *Engine) lockKeys(c *Client, stripes []int, shared bool) {
+	h := &c.held
+	h.shared, h.stripes = shared, stripes
 	h.writing, h.slot = true, shared || len(h.stripes) > 0
 	if h.slot {
 		e.keys.writing.RLockSlot(c.slot)
