@@ -165,12 +165,18 @@ func (r *Router) ArrivalsLocal(k shard.Key, cut int64) ([]Arrival, bool) {
 // the notice carries an arrival mark, which this node records too.
 func (r *Router) leaveOld(ctx context.Context, from shard.ID, k shard.Key, member string, notAfter int64,
 	to slot, notify bool) {
+	r.leaveBy(ctx, from, k, member, to, notify, func() error { return r.deleteCopy(ctx, from, k, member, notAfter) })
+}
+
+// leaveBy is leaveOld with the old copy deleted by drop.
+func (r *Router) leaveBy(ctx context.Context, from shard.ID, k shard.Key, member string, to slot, notify bool,
+	drop func() error) {
 	landed := false
 	if !r.hooks.dropDeletes.Load() {
 		v := r.cl.View()
 		// Not strict: with the replica away only the primary's copy
 		// goes, and the away one comes back if it is promoted.
-		landed = r.deleteCopy(ctx, from, k, member, notAfter) == nil && !replicaGone(v, from)
+		landed = drop() == nil && !replicaGone(v, from)
 	}
 	switch {
 	case !landed:

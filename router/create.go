@@ -68,7 +68,16 @@ func (r *Router) create(ctx context.Context, k shard.Key, e shard.Entry, to shar
 			r.failedMove(k, true, e.Member, e.Stamp) // arrivals.go
 			return err
 		}
-		r.leaveOld(ctx, home, k, e.Member, e.Stamp, slot{shard: to, score: e.Score, stamp: e.Stamp}, false)
+		r.leaveBy(ctx, home, k, e.Member, slot{shard: to, score: e.Score, stamp: e.Stamp}, false, func() error {
+			ours, err := r.takeBack(ctx, home, k, e.Member, e.Stamp)
+			if err == nil && !ours {
+				// A write read the claim as the member's copy and went on
+				// from it: its copy, or its removal, is newer than the
+				// one just stored, which must not outlive it.
+				err = r.deleteCopy(ctx, to, k, e.Member, e.Stamp)
+			}
+			return err
+		})
 		return nil
 	}
 	// The claim goes, by its stamp exactly.

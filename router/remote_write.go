@@ -320,13 +320,12 @@ func (r *Router) removeCluster(k shard.Key, member string) (bool, error) {
 			}
 		}
 	}
+	// Only primaries answer for removed: a delete reaches a shard's
+	// replica and primary in either order against another node's write,
+	// so a replica may have taken a copy its primary never held by then,
+	// or was already told to drop (TestClusterCreateWhileRemoved).
 	err := r.onHolders(ctx, ids, func(ids []shard.ID) {
-		r.tombstone(ids, k, member, math.MaxInt64)
-		for _, id := range ids {
-			if e, ok := r.shards[id].Delete(k, member, math.MaxInt64); ok {
-				keep(e.Stamp)
-			}
-		}
+		keep(r.DelLocal(ids, k, member, math.MaxInt64))
 	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
 		s, err := p.Del(ctx, ids, k, member, math.MaxInt64)
 		keep(s)

@@ -24,12 +24,17 @@ func (r *Router) PutLocal(id shard.ID, k shard.Key, e shard.Entry) {
 }
 
 // DelLocal removes a member's copies written no later than notAfter from
-// local shards and returns the newest stamp removed (0: none).
+// local shards and returns the newest stamp removed (0: none) from those
+// this node is the primary of.
 func (r *Router) DelLocal(ids []shard.ID, k shard.Key, member string, notAfter int64) int64 {
 	r.tombstone(ids, k, member, notAfter)
+	var v View
+	if r.cl != nil {
+		v = r.cl.View()
+	}
 	var newest int64
 	for _, id := range ids {
-		if e, ok := r.shards[id].Delete(k, member, notAfter); ok {
+		if e, ok := r.shards[id].Delete(k, member, notAfter); ok && (v == nil || v.Local(id)) {
 			newest = max(newest, e.Stamp)
 		}
 	}
