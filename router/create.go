@@ -69,14 +69,7 @@ func (r *Router) create(ctx context.Context, k shard.Key, e shard.Entry, to shar
 			return err
 		}
 		r.leaveBy(ctx, home, k, e.Member, slot{shard: to, score: e.Score, stamp: e.Stamp}, false, func() error {
-			ours, err := r.takeBack(ctx, home, k, e.Member, e.Stamp)
-			if err == nil && !ours {
-				// A write read the claim as the member's copy and went on
-				// from it: its copy, or its removal, is newer than the
-				// one just stored, which must not outlive it.
-				err = r.deleteCopy(ctx, to, k, e.Member, e.Stamp)
-			}
-			return err
+			return r.dropClaim(ctx, home, to, k, e.Member, e.Stamp)
 		})
 		return nil
 	}
@@ -86,6 +79,20 @@ func (r *Router) create(ctx context.Context, k shard.Key, e shard.Entry, to shar
 		return derr
 	case !ours:
 		return nil // a write read the claim as the member's copy: this creation came first
+	}
+	return err
+}
+
+// dropClaim deletes a write's claim in shard from once its copy, stamped
+// stamp, is stored in shard to. A claim no longer the primary's was read
+// as the member's copy by another write, or removed (ZREM through another
+// node), after which the copy just stored would bring back a member that
+// write or removal had gone on from: it goes too, by its stamp
+// (TestClusterCreateWhileRemoved, TestClusterMoveWhileRemoved).
+func (r *Router) dropClaim(ctx context.Context, from, to shard.ID, k shard.Key, member string, stamp int64) error {
+	ours, err := r.takeBack(ctx, from, k, member, stamp)
+	if err == nil && !ours {
+		err = r.deleteCopy(ctx, to, k, member, stamp)
 	}
 	return err
 }

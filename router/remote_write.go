@@ -167,11 +167,13 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		r.stats.Shards[cur.shard].HandoffsOut.Add(1)
 		r.stats.Shards[to].HandoffsIn.Add(1)
 		r.stats.Border(cur.shard, to).Handoffs.Add(1)
-		notAfter := e.Stamp - 1
-		if claimed {
-			notAfter = e.Stamp // the claim exactly: a newer write over it stays
+		if claimed { // the claim exactly: a newer write over it stays
+			r.leaveBy(ctx, cur.shard, k, member, now, true, func() error {
+				return r.dropClaim(ctx, cur.shard, to, k, member, e.Stamp) // create.go
+			})
+		} else {
+			r.leaveOld(ctx, cur.shard, k, member, e.Stamp-1, now, true) // arrivals.go
 		}
-		r.leaveOld(ctx, cur.shard, k, member, notAfter, now, true) // arrivals.go
 	}
 	r.remember(k, member, now)
 	return !live, live && cur.score != score, nil
@@ -323,14 +325,23 @@ func (r *Router) removeCluster(k shard.Key, member string) (bool, error) {
 	// Only primaries answer for removed: a delete reaches a shard's
 	// replica and primary in either order against another node's write,
 	// so a replica may have taken a copy its primary never held by then,
-	// or was already told to drop (TestClusterCreateWhileRemoved).
-	err := r.onHolders(ctx, ids, func(ids []shard.ID) {
-		keep(r.DelLocal(ids, k, member, math.MaxInt64))
-	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
-		s, err := p.Del(ctx, ids, k, member, math.MaxInt64)
-		keep(s)
-		return unread(ids, err)
-	})
+	// or was already told to drop (TestClusterCreateWhileRemoved). A
+	// sweep that found nothing may have fallen across a handoff by
+	// another node, as findLive's read may, and left the member at its
+	// new place: it sweeps again (TestClusterMoveWhileRemoved).
+	var err error
+	for try := 1; ; try++ {
+		err = r.onHolders(ctx, ids, func(ids []shard.ID) {
+			keep(r.DelLocal(ids, k, member, math.MaxInt64))
+		}, func(ctx context.Context, p Peer, ids []shard.ID) error {
+			s, err := p.Del(ctx, ids, k, member, math.MaxInt64)
+			keep(s)
+			return unread(ids, err)
+		})
+		if newest.Load() > 0 || err != nil || try == absentReads {
+			break
+		}
+	}
 	n := newest.Load()
 	removed := n > 0 && n >= r.minStamp(g, now())
 	if err != nil {
