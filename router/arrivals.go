@@ -163,22 +163,37 @@ func (r *Router) ArrivalsLocal(k shard.Key, cut int64) ([]Arrival, bool) {
 // (when notify; a write that only restamped in place has nothing to
 // tell). When the delete may not have landed on every holder of from,
 // the notice carries an arrival mark, which this node records too.
+//
+// An old copy newer than to was written in from by another node after
+// this write read it (an update in place): that write came later, and
+// to goes, or searches near it would show the member where it no longer
+// is until the position TTL (TestClusterTwoMovers).
 func (r *Router) leaveOld(ctx context.Context, from shard.ID, k shard.Key, member string, notAfter int64,
 	to slot, notify bool) {
-	r.leaveBy(ctx, from, k, member, to, notify, func() error { return r.deleteCopy(ctx, from, k, member, notAfter) })
+	r.leaveBy(ctx, from, k, member, to, notify, func() (bool, error) {
+		held, err := r.deleteCopy(ctx, from, k, member, notAfter)
+		if err != nil || held <= to.stamp {
+			return false, err
+		}
+		return r.dropNew(ctx, k, member, to)
+	})
 }
 
-// leaveBy is leaveOld with the old copy deleted by drop.
+// leaveBy is leaveOld with the old copy deleted by drop, which reports
+// whether it deleted the new copy too, as superseded.
 func (r *Router) leaveBy(ctx context.Context, from shard.ID, k shard.Key, member string, to slot, notify bool,
-	drop func() error) {
-	landed := false
+	drop func() (superseded bool, err error)) {
+	landed, superseded := false, false
 	if !r.hooks.dropDeletes.Load() {
 		v := r.cl.View()
+		var err error
+		superseded, err = drop()
 		// Not strict: with the replica away only the primary's copy
 		// goes, and the away one comes back if it is promoted.
-		landed = drop() == nil && !replicaGone(v, from)
+		landed = err == nil && !replicaGone(v, from)
 	}
 	switch {
+	case superseded: // nothing to tell: the member is where the later write put it
 	case !landed:
 		m := Arrival{Member: member, From: from, Stamp: to.stamp}
 		r.NoteArrival(k, m)
@@ -190,13 +205,21 @@ func (r *Router) leaveBy(ctx context.Context, from shard.ID, k shard.Key, member
 	r.remote.arrivals.done(k, member, now())
 }
 
+// dropNew deletes a write's new copy s, which a later write superseded,
+// and reports whether it went.
+func (r *Router) dropNew(ctx context.Context, k shard.Key, member string, s slot) (bool, error) {
+	r.uncacheOwner(k, member, s.stamp)
+	_, err := r.deleteCopy(ctx, s.shard, k, member, s.stamp)
+	return err == nil, err
+}
+
 // announceArrival is announceOwner with a mark; a peer that cannot carry
 // one gets the plain notice.
 func (r *Router) announceArrival(ctx context.Context, k shard.Key, member string, s slot, m Arrival) {
 	if r.remote.dropNotices.Load() {
 		return
 	}
-	err := r.onAllNodes(ctx, func() {}, func(ctx context.Context, p Peer) error {
+	err := r.onAllNodes(ctx, func() { r.dropOlder(k, member, s) }, func(ctx context.Context, p Peer) error {
 		if pa, ok := p.(PeerArrivals); ok {
 			return pa.Arrival(ctx, k, member, s.copy(), m.From)
 		}

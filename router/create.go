@@ -68,8 +68,9 @@ func (r *Router) create(ctx context.Context, k shard.Key, e shard.Entry, to shar
 			r.failedMove(k, true, e.Member, e.Stamp) // arrivals.go
 			return err
 		}
-		r.leaveBy(ctx, home, k, e.Member, slot{shard: to, score: e.Score, stamp: e.Stamp}, false, func() error {
-			return r.dropClaim(ctx, home, to, k, e.Member, e.Stamp)
+		now := slot{shard: to, score: e.Score, stamp: e.Stamp}
+		r.leaveBy(ctx, home, k, e.Member, now, false, func() (bool, error) {
+			return r.dropClaim(ctx, home, k, e.Member, now)
 		})
 		return nil
 	}
@@ -83,18 +84,18 @@ func (r *Router) create(ctx context.Context, k shard.Key, e shard.Entry, to shar
 	return err
 }
 
-// dropClaim deletes a write's claim in shard from once its copy, stamped
-// stamp, is stored in shard to. A claim no longer the primary's was read
-// as the member's copy by another write, or removed (ZREM through another
-// node), after which the copy just stored would bring back a member that
-// write or removal had gone on from: it goes too, by its stamp
-// (TestClusterCreateWhileRemoved, TestClusterMoveWhileRemoved).
-func (r *Router) dropClaim(ctx context.Context, from, to shard.ID, k shard.Key, member string, stamp int64) error {
-	ours, err := r.takeBack(ctx, from, k, member, stamp)
-	if err == nil && !ours {
-		err = r.deleteCopy(ctx, to, k, member, stamp)
+// dropClaim deletes a write's claim in shard from once its copy to is
+// stored. A claim no longer the primary's was read as the member's copy
+// by another write, or removed (ZREM through another node), after which
+// the copy just stored would bring back a member that write or removal
+// had gone on from: it goes too (TestClusterCreateWhileRemoved,
+// TestClusterMoveWhileRemoved). It reports whether it did.
+func (r *Router) dropClaim(ctx context.Context, from shard.ID, k shard.Key, member string, to slot) (bool, error) {
+	ours, err := r.takeBack(ctx, from, k, member, to.stamp)
+	if err != nil || ours {
+		return false, err
 	}
-	return err
+	return r.dropNew(ctx, k, member, to)
 }
 
 // takeBack deletes a creation's claim on the home shard, by its stamp
@@ -115,12 +116,13 @@ func (r *Router) takeBack(ctx context.Context, home shard.ID, k shard.Key, membe
 		})
 	}, func(ctx context.Context, p Peer) error {
 		n, err := p.Del(ctx, []shard.ID{home}, k, member, stamp)
-		ours = n > 0
+		ours = n > 0 && n <= stamp // a newer copy is kept (DelLocal)
 		return err
 	})
 	if err != nil {
 		r.remoteFailed("claim delete", err)
 		return false, err
 	}
-	return ours, r.deleteCopy(ctx, home, k, member, stamp)
+	_, err = r.deleteCopy(ctx, home, k, member, stamp)
+	return ours, err
 }

@@ -60,7 +60,8 @@ type Peer interface {
 	// unless the member's copy there has stamp expect (0: Put).
 	PutIf(ctx context.Context, id shard.ID, k shard.Key, e shard.Entry, expect int64) error
 	// Del removes the member's copies written no later than notAfter from
-	// the shards ids; it returns the newest stamp removed (0: none).
+	// the shards ids; it returns the node's DelLocal answer: the stamp of
+	// the newest copy its primaries of ids held, removed or kept (0: none).
 	Del(ctx context.Context, ids []shard.ID, k shard.Key, member string, notAfter int64) (int64, error)
 	// Get returns the newest copy of a member not older than cut.
 	Get(ctx context.Context, ids []shard.ID, k shard.Key, member string, cut int64) (Copy, bool, error)

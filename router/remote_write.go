@@ -168,8 +168,8 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		r.stats.Shards[to].HandoffsIn.Add(1)
 		r.stats.Border(cur.shard, to).Handoffs.Add(1)
 		if claimed { // the claim exactly: a newer write over it stays
-			r.leaveBy(ctx, cur.shard, k, member, now, true, func() error {
-				return r.dropClaim(ctx, cur.shard, to, k, member, e.Stamp) // create.go
+			r.leaveBy(ctx, cur.shard, k, member, now, true, func() (bool, error) {
+				return r.dropClaim(ctx, cur.shard, k, member, now) // create.go
 			})
 		} else {
 			r.leaveOld(ctx, cur.shard, k, member, e.Stamp-1, now, true) // arrivals.go
@@ -263,7 +263,7 @@ func (r *Router) announceOwner(ctx context.Context, k shard.Key, member string, 
 	if r.remote.dropNotices.Load() {
 		return
 	}
-	err := r.onAllNodes(ctx, func() {}, func(ctx context.Context, p Peer) error {
+	err := r.onAllNodes(ctx, func() { r.dropOlder(k, member, s) }, func(ctx context.Context, p Peer) error {
 		return p.Owner(ctx, k, member, s.copy())
 	})
 	if err != nil {
@@ -272,21 +272,35 @@ func (r *Router) announceOwner(ctx context.Context, k shard.Key, member string, 
 }
 
 // deleteCopy removes the old copy after a handoff; if its node cannot be
-// reached, the position TTL removes it later. The error says the copy may
+// reached, the position TTL removes it later. It returns the stamp of the
+// copy the shard's primary held (DelLocal); the error says the copy may
 // be left (leaveOld marks it for counts).
-func (r *Router) deleteCopy(ctx context.Context, id shard.ID, k shard.Key, member string, notAfter int64) error {
+func (r *Router) deleteCopy(ctx context.Context, id shard.ID, k shard.Key, member string, notAfter int64) (int64, error) {
+	var held newestStamp
 	err := r.shardWrite(ctx, id, func(s *shard.Shard) error {
-		r.tombstone([]shard.ID{id}, k, member, notAfter)
-		s.Delete(k, member, notAfter)
+		held.keep(r.DelLocal([]shard.ID{id}, k, member, notAfter))
 		return nil
 	}, func(ctx context.Context, p Peer) error {
-		_, err := p.Del(ctx, []shard.ID{id}, k, member, notAfter)
+		n, err := p.Del(ctx, []shard.ID{id}, k, member, notAfter)
+		held.keep(n)
 		return err
 	}, false)
 	if err != nil {
 		r.remoteFailed("handoff delete", err)
 	}
-	return err
+	return held.Load(), err
+}
+
+// newestStamp is the newest of stamps reported at once.
+type newestStamp struct{ atomic.Int64 }
+
+func (n *newestStamp) keep(s int64) {
+	for {
+		old := n.Load()
+		if s <= old || n.CompareAndSwap(old, s) {
+			return
+		}
+	}
 }
 
 // removeCluster deletes every copy of a member on every node. It fails
@@ -313,15 +327,7 @@ func (r *Router) removeCluster(k shard.Key, member string) (bool, error) {
 		g.entries.Add(-1)
 	}
 	st.mu.Unlock()
-	var newest atomic.Int64
-	keep := func(s int64) {
-		for {
-			n := newest.Load()
-			if s <= n || newest.CompareAndSwap(n, s) {
-				return
-			}
-		}
-	}
+	var newest newestStamp
 	// Only primaries answer for removed: a delete reaches a shard's
 	// replica and primary in either order against another node's write,
 	// so a replica may have taken a copy its primary never held by then,
@@ -332,10 +338,10 @@ func (r *Router) removeCluster(k shard.Key, member string) (bool, error) {
 	var err error
 	for try := 1; ; try++ {
 		err = r.onHolders(ctx, ids, func(ids []shard.ID) {
-			keep(r.DelLocal(ids, k, member, math.MaxInt64))
+			newest.keep(r.DelLocal(ids, k, member, math.MaxInt64))
 		}, func(ctx context.Context, p Peer, ids []shard.ID) error {
 			s, err := p.Del(ctx, ids, k, member, math.MaxInt64)
-			keep(s)
+			newest.keep(s)
 			return unread(ids, err)
 		})
 		if newest.Load() > 0 || err != nil || try == absentReads {

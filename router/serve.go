@@ -24,8 +24,9 @@ func (r *Router) PutLocal(id shard.ID, k shard.Key, e shard.Entry) {
 }
 
 // DelLocal removes a member's copies written no later than notAfter from
-// local shards and returns the newest stamp removed (0: none) from those
-// this node is the primary of.
+// local shards. It returns the stamp of the newest copy held by those of
+// them this node is the primary of (0: none): removed, or kept as written
+// after notAfter, which tells a handoff that a newer write came after it.
 func (r *Router) DelLocal(ids []shard.ID, k shard.Key, member string, notAfter int64) int64 {
 	r.tombstone(ids, k, member, notAfter)
 	var v View
@@ -34,7 +35,11 @@ func (r *Router) DelLocal(ids []shard.ID, k shard.Key, member string, notAfter i
 	}
 	var newest int64
 	for _, id := range ids {
-		if e, ok := r.shards[id].Delete(k, member, notAfter); ok && (v == nil || v.Local(id)) {
+		e, ok := r.shards[id].Delete(k, member, notAfter)
+		if !ok {
+			e, ok = r.shards[id].Get(k, member)
+		}
+		if ok && (v == nil || v.Local(id)) {
 			newest = max(newest, e.Stamp)
 		}
 	}
@@ -75,9 +80,31 @@ func (r *Router) ScanLocal(ids []shard.ID, k shard.Key, min, max Bound, rev bool
 	return r.scanLocal(ids, k, min, max, rev, cut, want)
 }
 
-// CacheOwner records where another node placed a member's current copy.
+// CacheOwner records where another node placed a member's current copy,
+// and drops the older copies this node holds elsewhere (dropOlder).
 func (r *Router) CacheOwner(k shard.Key, member string, c Copy) {
 	r.cacheOwner(k, member, c.slot())
+	r.dropOlder(k, member, c.slot())
+}
+
+// dropOlder deletes this node's copies of a member older than s in shards
+// other than s's, on hearing that a handoff put the member there. Each
+// handoff deletes the one old copy it read; two nodes moving a member at
+// once each wrote a shard of their own and deleted that copy, leaving the
+// older of their new copies in searches near it until the position TTL
+// (TestClusterTwoMovers). Every node hears of every handoff, so the notice
+// reaches every holder of such a copy.
+func (r *Router) dropOlder(k shard.Key, member string, s slot) {
+	for i, sh := range r.shards {
+		id := shard.ID(i)
+		if id == s.shard {
+			continue
+		}
+		if e, ok := sh.Get(k, member); ok && e.Stamp < s.stamp {
+			r.tombstone([]shard.ID{id}, k, member, s.stamp-1)
+			sh.Delete(k, member, s.stamp-1)
+		}
+	}
 }
 
 // ShardCount is how many shards the region map has.

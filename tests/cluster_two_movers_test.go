@@ -1,0 +1,97 @@
+package tests
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// TestClusterTwoMovers: two GEOADDs of one member through two nodes at
+// once, from New York, one to Amsterdam and the other to Sydney, or one to
+// Amsterdam and the other a few metres on in New York (an update in
+// place). Whichever wins, searches through every node find the member in
+// one of those places only. Each handoff deleted the one old copy it read,
+// and the older of the two new copies stayed until the position TTL: the
+// member was in two cities in 15-18 of 300 rounds (two movers), and 4-7
+// of 300 (a mover and an update in place).
+func TestClusterTwoMovers(t *testing.T) {
+	tc := startCluster(t, 3, "--fanout-timeout", "5000")
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	a, b := tc.nodes["a"].c, tc.nodes["b"].c
+	ny := [2]float64{-73.99, 40.72}
+	cases := []struct {
+		name  string
+		other [2]float64 // where b sends the member; a sends it to Amsterdam
+	}{
+		{"two movers", [2]float64{151.2, -33.86}},
+		{"a mover and an update in place", [2]float64{-73.991, 40.721}},
+	}
+	const rounds = 300
+	for _, tt := range cases {
+		places := [][2]float64{{4.9, 52.37}, tt.other, ny}
+		if tt.other[0] == -73.991 {
+			places = places[:2] // the update in place is in New York's area
+		}
+		wrong := 0
+		for i := range rounds {
+			m := fmt.Sprintf("%s:%d", tt.name, i)
+			if err := tc.nodes["c"].c.GeoAdd(ctx, "k", &redis.GeoLocation{Name: m, Longitude: ny[0], Latitude: ny[1]}).Err(); err != nil {
+				t.Fatal(err)
+			}
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			for side, cl := range []*redis.Client{a, b} {
+				wg.Go(func() {
+					<-start
+					if side == 1 {
+						time.Sleep(time.Duration(i%8) * 100 * time.Microsecond)
+					}
+					args := []any{"GEOADD", "k", places[side][0], places[side][1], m}
+					if i%2 == 1 {
+						args = []any{"GEOADD", "k", "XX", places[side][0], places[side][1], m}
+					}
+					if err := cl.Do(ctx, args...).Err(); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			close(start)
+			wg.Wait()
+			bad := false
+			for _, id := range []string{"a", "b", "c"} {
+				in := 0
+				for _, p := range places {
+					got, err := tc.nodes[id].c.Do(ctx, "GEOSEARCH", "k", "FROMLONLAT", p[0], p[1], "BYRADIUS", 50, "km").StringSlice()
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, g := range got {
+						if g == m {
+							in++
+						}
+					}
+				}
+				if in != 1 {
+					bad = true
+					if wrong < 5 {
+						t.Errorf("%s: searches through %s near %v found it %d times, want once", m, id, places, in)
+					}
+				}
+			}
+			if bad {
+				wrong++
+			}
+			if err := tc.nodes["c"].c.ZRem(ctx, "k", m).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if wrong > 0 {
+			t.Errorf("%s: %d of %d rounds left the member in more or fewer places than one", tt.name, wrong, rounds)
+		}
+	}
+}
