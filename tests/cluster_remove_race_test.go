@@ -10,6 +10,21 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
+// atOnce runs first and second together, second up to a millisecond
+// later by round, so that rounds meet the first one at different steps.
+func atOnce(round int, first, second func()) {
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	wg.Go(func() { <-start; first() })
+	wg.Go(func() {
+		<-start
+		time.Sleep(time.Duration(round%8) * 150 * time.Microsecond)
+		second()
+	})
+	close(start)
+	wg.Wait()
+}
+
 // removeRace sends add through node a and a ZREM of member m through node
 // b at once, the ZREM a little later in some rounds, and returns add's
 // and ZREM's answers and whether each node then finds m.
@@ -19,22 +34,11 @@ func removeRace(t *testing.T, tc *testCluster, round int, m string,
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var addErr, remErr error
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		<-start
+	atOnce(round, func() {
 		added, addErr = add(ctx, tc.nodes["a"].c)
-	}()
-	go func() {
-		defer wg.Done()
-		<-start
-		time.Sleep(time.Duration(round%8) * 150 * time.Microsecond)
+	}, func() {
 		removed, remErr = tc.nodes["b"].c.ZRem(ctx, "k", m).Result()
-	}()
-	close(start)
-	wg.Wait()
+	})
 	if addErr != nil || remErr != nil {
 		t.Logf("member %s: GEOADD %v, ZREM %v", m, addErr, remErr)
 		return 0, 0, nil, false

@@ -3,7 +3,6 @@ package tests
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,7 +15,7 @@ import (
 // place). Whichever wins, searches through every node find the member in
 // one of those places only. Each handoff deleted the one old copy it read,
 // and the older of the two new copies stayed until the position TTL: the
-// member was in two cities in 15-18 of 300 rounds (two movers), and 4-7
+// member was in two cities in 15-18 of 300 rounds (two movers), and 4-12
 // of 300 (a mover and an update in place).
 func TestClusterTwoMovers(t *testing.T) {
 	tc := startCluster(t, 3, "--fanout-timeout", "5000")
@@ -43,14 +42,8 @@ func TestClusterTwoMovers(t *testing.T) {
 			if err := tc.nodes["c"].c.GeoAdd(ctx, "k", &redis.GeoLocation{Name: m, Longitude: ny[0], Latitude: ny[1]}).Err(); err != nil {
 				t.Fatal(err)
 			}
-			var wg sync.WaitGroup
-			start := make(chan struct{})
-			for side, cl := range []*redis.Client{a, b} {
-				wg.Go(func() {
-					<-start
-					if side == 1 {
-						time.Sleep(time.Duration(i%8) * 100 * time.Microsecond)
-					}
+			move := func(side int, cl *redis.Client) func() {
+				return func() {
 					args := []any{"GEOADD", "k", places[side][0], places[side][1], m}
 					if i%2 == 1 {
 						args = []any{"GEOADD", "k", "XX", places[side][0], places[side][1], m}
@@ -58,10 +51,9 @@ func TestClusterTwoMovers(t *testing.T) {
 					if err := cl.Do(ctx, args...).Err(); err != nil {
 						t.Error(err)
 					}
-				})
+				}
 			}
-			close(start)
-			wg.Wait()
+			atOnce(i, move(0, a), move(1, b)) // cluster_remove_race_test.go
 			bad := false
 			for _, id := range []string{"a", "b", "c"} {
 				in := 0
