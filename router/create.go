@@ -98,8 +98,9 @@ func (r *Router) dropClaim(ctx context.Context, from shard.ID, k shard.Key, memb
 	return r.dropNew(ctx, k, member, to)
 }
 
-// takeBack deletes a creation's claim on the home shard, by its stamp
-// exactly, and reports whether the primary, which decides every
+// takeBack deletes a write's claim in shard home (a creation's home
+// shard, or the shard a conditional write moved the member from), by its
+// stamp exactly, and reports whether the primary, which decides every
 // conditional write of the shard, still held it. The replica's copy goes
 // too, as deleteCopy's.
 func (r *Router) takeBack(ctx context.Context, home shard.ID, k shard.Key, member string, stamp int64) (ours bool, err error) {
