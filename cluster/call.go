@@ -49,7 +49,7 @@ func (c *call) Scan(ctx context.Context, ids []shard.ID, k shard.Key, min, max r
 	return c.p.scan(ctx, c.pass, c.ver, ids, k, min, max, rev, cut, want)
 }
 
-func (c *call) Owner(ctx context.Context, k shard.Key, member string, cp router.Copy) error {
+func (c *call) Owner(ctx context.Context, k shard.Key, member string, cp router.Copy) (int64, error) {
 	return c.p.owner(ctx, c.pass, c.ver, k, member, cp)
 }
 

@@ -26,10 +26,11 @@ func (c *call) Count(ctx context.Context, ids []shard.ID, k shard.Key, min, max 
 
 // Arrival is the owner notice with the shard the member left, whose old
 // copy may be left: a trailing word old nodes do not send.
-func (c *call) Arrival(ctx context.Context, k shard.Key, member string, cp router.Copy, from shard.ID) error {
-	_, err := c.p.do(ctx, c.pass, c.ver, "GEOSHARD.OWNER", itoa(int64(k.DB)), k.Name, member,
+func (c *call) Arrival(ctx context.Context, k shard.Key, member string, cp router.Copy, from shard.ID) (int64, error) {
+	v, err := c.p.do(ctx, c.pass, c.ver, "GEOSHARD.OWNER", itoa(int64(k.DB)), k.Name, member,
 		itoa(int64(cp.Shard)), ftoa(cp.Score), itoa(cp.Stamp), itoa(int64(from)))
-	return err
+	n, _ := v.(int64)
+	return n, err
 }
 
 // count asks a node how many members of k have their current copy in its

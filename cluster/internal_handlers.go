@@ -109,11 +109,11 @@ func internalOwner(r *router.Router, t *Table, p *parser, w Replier) {
 		}
 	}
 	if p.ok(w) {
-		r.CacheOwner(k, member, router.Copy{Shard: shard.ID(id), Score: score, Stamp: stamp})
+		newer := r.CacheOwner(k, member, router.Copy{Shard: shard.ID(id), Score: score, Stamp: stamp})
 		if from >= 0 {
 			r.NoteArrival(k, router.Arrival{Member: member, From: shard.ID(from), Stamp: stamp})
 		}
-		w.Int(1)
+		w.Int(newer)
 	}
 }
 

@@ -212,10 +212,13 @@ func (p *peer) scan(ctx context.Context, pass string, ver int64, ids []shard.ID,
 
 // owner tells a node where a member's copy now is, after a handoff, so
 // its owner cache does not send the next write's delete to the old shard.
-func (p *peer) owner(ctx context.Context, pass string, ver int64, k shard.Key, member string, c router.Copy) error {
-	_, err := p.do(ctx, pass, ver, "GEOSHARD.OWNER", itoa(int64(k.DB)), k.Name, member,
+// owner tells the node where a handoff put a member; it answers the stamp
+// of a newer copy it holds in another shard (0: none; CacheOwner).
+func (p *peer) owner(ctx context.Context, pass string, ver int64, k shard.Key, member string, c router.Copy) (int64, error) {
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.OWNER", itoa(int64(k.DB)), k.Name, member,
 		itoa(int64(c.Shard)), ftoa(c.Score), itoa(c.Stamp))
-	return err
+	n, _ := v.(int64)
+	return n, err
 }
 
 // drop removes a key from every shard of the node; returns copies removed.

@@ -34,7 +34,7 @@ type Arrival struct {
 type PeerArrivals interface {
 	// Arrival is Owner that also says the member's copy in shard from,
 	// older than c, may be left.
-	Arrival(ctx context.Context, k shard.Key, member string, c Copy, from shard.ID) error
+	Arrival(ctx context.Context, k shard.Key, member string, c Copy, from shard.ID) (int64, error)
 }
 
 // maxArrivals bounds the marks a node keeps per key; past it, marks are
@@ -192,14 +192,20 @@ func (r *Router) leaveBy(ctx context.Context, from shard.ID, k shard.Key, member
 		// goes, and the away one comes back if it is promoted.
 		landed = err == nil && !replicaGone(v, from)
 	}
+	var newer int64
 	switch {
 	case superseded: // nothing to tell: the member is where the later write put it
 	case !landed:
 		m := Arrival{Member: member, From: from, Stamp: to.stamp}
 		r.NoteArrival(k, m)
-		r.announceArrival(ctx, k, member, to, m)
+		newer = r.announceArrival(ctx, k, member, to, m)
 	case notify:
-		r.announceOwner(ctx, k, member, to)
+		newer = r.announceOwner(ctx, k, member, to)
+	}
+	if newer > to.stamp {
+		// Another node's handoff stored a newer copy elsewhere, and its
+		// notice reached to's holders before this write's copy did.
+		r.dropNew(ctx, k, member, to)
 	}
 	// A count that began before now may have met both copies.
 	r.remote.arrivals.done(k, member, now())
@@ -215,17 +221,24 @@ func (r *Router) dropNew(ctx context.Context, k shard.Key, member string, s slot
 
 // announceArrival is announceOwner with a mark; a peer that cannot carry
 // one gets the plain notice.
-func (r *Router) announceArrival(ctx context.Context, k shard.Key, member string, s slot, m Arrival) {
+func (r *Router) announceArrival(ctx context.Context, k shard.Key, member string, s slot, m Arrival) int64 {
 	if r.remote.dropNotices.Load() {
-		return
+		return 0
 	}
-	err := r.onAllNodes(ctx, func() { r.dropOlder(k, member, s) }, func(ctx context.Context, p Peer) error {
+	var newer newestStamp
+	err := r.onAllNodes(ctx, func() { newer.keep(r.dropOlder(k, member, s)) }, func(ctx context.Context, p Peer) error {
+		var n int64
+		var err error
 		if pa, ok := p.(PeerArrivals); ok {
-			return pa.Arrival(ctx, k, member, s.copy(), m.From)
+			n, err = pa.Arrival(ctx, k, member, s.copy(), m.From)
+		} else {
+			n, err = p.Owner(ctx, k, member, s.copy())
 		}
-		return p.Owner(ctx, k, member, s.copy())
+		newer.keep(n)
+		return err
 	})
 	if err != nil {
 		r.remoteFailed("announce arrival", err)
 	}
+	return newer.Load()
 }

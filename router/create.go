@@ -100,30 +100,10 @@ func (r *Router) dropClaim(ctx context.Context, from shard.ID, k shard.Key, memb
 
 // takeBack deletes a write's claim in shard home (a creation's home
 // shard, or the shard a conditional write moved the member from), by its
-// stamp exactly, and reports whether the primary, which decides every
-// conditional write of the shard, still held it. The replica's copy goes
-// too, as deleteCopy's.
+// stamp exactly, on both holders, and reports whether the primary, which
+// decides every conditional write of the shard, still held it: a newer
+// copy there is kept and answered (DelLocal), a removed one is not.
 func (r *Router) takeBack(ctx context.Context, home shard.ID, k shard.Key, member string, stamp int64) (ours bool, err error) {
-	v := r.cl.View()
-	p := v.Peer(home)
-	if !v.Local(home) && p == nil {
-		return false, errShardDown
-	}
-	err = r.onPrimary(ctx, v, home, p, func(s *shard.Shard) error {
-		return r.pinned(v, func() error {
-			r.tombstone([]shard.ID{home}, k, member, stamp)
-			_, ours = s.Delete(k, member, stamp)
-			return nil
-		})
-	}, func(ctx context.Context, p Peer) error {
-		n, err := p.Del(ctx, []shard.ID{home}, k, member, stamp)
-		ours = n > 0 && n <= stamp // a newer copy is kept (DelLocal)
-		return err
-	})
-	if err != nil {
-		r.remoteFailed("claim delete", err)
-		return false, err
-	}
-	_, err = r.deleteCopy(ctx, home, k, member, stamp)
-	return ours, err
+	held, err := r.deleteCopy(ctx, home, k, member, stamp)
+	return err == nil && held == stamp, err
 }

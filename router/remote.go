@@ -69,7 +69,7 @@ type Peer interface {
 	// whether some shard had more.
 	Scan(ctx context.Context, ids []shard.ID, k shard.Key, min, max Bound, rev bool, cut int64, want int) ([]shard.Entry, bool, error)
 	// Owner tells the node where a member's copy now is.
-	Owner(ctx context.Context, k shard.Key, member string, c Copy) error
+	Owner(ctx context.Context, k shard.Key, member string, c Copy) (int64, error)
 	Drop(ctx context.Context, k shard.Key) (int64, error)
 	Rename(ctx context.Context, from, to shard.Key) error
 	Keys(ctx context.Context, db int) ([]string, error)

@@ -259,16 +259,23 @@ func (r *Router) hold(k shard.Key, member string) (release func()) {
 // think it in the old shard, and its next write would leave the new copy
 // behind, stale, where searches near it would find the member twice
 // (deduped) or at an old position (where only that shard is asked).
-func (r *Router) announceOwner(ctx context.Context, k shard.Key, member string, s slot) {
+//
+// It returns the stamp of the newest copy a node holds in another shard
+// that is newer than s (dropOlder).
+func (r *Router) announceOwner(ctx context.Context, k shard.Key, member string, s slot) int64 {
 	if r.remote.dropNotices.Load() {
-		return
+		return 0
 	}
-	err := r.onAllNodes(ctx, func() { r.dropOlder(k, member, s) }, func(ctx context.Context, p Peer) error {
-		return p.Owner(ctx, k, member, s.copy())
+	var newer newestStamp
+	err := r.onAllNodes(ctx, func() { newer.keep(r.dropOlder(k, member, s)) }, func(ctx context.Context, p Peer) error {
+		n, err := p.Owner(ctx, k, member, s.copy())
+		newer.keep(n)
+		return err
 	})
 	if err != nil {
 		r.remoteFailed("announce owner", err)
 	}
+	return newer.Load()
 }
 
 // deleteCopy removes the old copy after a handoff; if its node cannot be

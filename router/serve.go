@@ -81,10 +81,11 @@ func (r *Router) ScanLocal(ids []shard.ID, k shard.Key, min, max Bound, rev bool
 }
 
 // CacheOwner records where another node placed a member's current copy,
-// and drops the older copies this node holds elsewhere (dropOlder).
-func (r *Router) CacheOwner(k shard.Key, member string, c Copy) {
+// drops the older copies this node holds elsewhere and returns the stamp
+// of a newer one (dropOlder).
+func (r *Router) CacheOwner(k shard.Key, member string, c Copy) int64 {
 	r.cacheOwner(k, member, c.slot())
-	r.dropOlder(k, member, c.slot())
+	return r.dropOlder(k, member, c.slot())
 }
 
 // dropOlder deletes this node's copies of a member older than s in shards
@@ -93,18 +94,26 @@ func (r *Router) CacheOwner(k shard.Key, member string, c Copy) {
 // once each wrote a shard of their own and deleted that copy, leaving the
 // older of their new copies in searches near it until the position TTL
 // (TestClusterTwoMovers). Every node hears of every handoff, so the notice
-// reaches every holder of such a copy.
-func (r *Router) dropOlder(k shard.Key, member string, s slot) {
+// reaches every holder of such a copy. It returns the stamp of the newest
+// copy newer than s in those other shards (0: none): the handoff that
+// sent the notice then deletes its own, which came too late for that
+// newer one's notice to drop it.
+func (r *Router) dropOlder(k shard.Key, member string, s slot) (newer int64) {
 	for i, sh := range r.shards {
 		id := shard.ID(i)
 		if id == s.shard {
 			continue
 		}
-		if e, ok := sh.Get(k, member); ok && e.Stamp < s.stamp {
+		switch e, ok := sh.Get(k, member); {
+		case !ok:
+		case e.Stamp < s.stamp:
 			r.tombstone([]shard.ID{id}, k, member, s.stamp-1)
 			sh.Delete(k, member, s.stamp-1)
+		case e.Stamp > s.stamp:
+			newer = max(newer, e.Stamp)
 		}
 	}
+	return newer
 }
 
 // ShardCount is how many shards the region map has.
