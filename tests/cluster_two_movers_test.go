@@ -3,6 +3,7 @@ package tests
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,7 +49,9 @@ func TestClusterTwoMovers(t *testing.T) {
 					if i%2 == 1 {
 						args = []any{"GEOADD", "k", "XX", places[side][0], places[side][1], m}
 					}
-					if err := cl.Do(ctx, args...).Err(); err != nil {
+					// -TRYAGAIN (a conditional write that lost 16 times)
+					// stores nothing or all: the member is still in one place.
+					if err := cl.Do(ctx, args...).Err(); err != nil && !strings.HasPrefix(err.Error(), "TRYAGAIN") {
 						t.Error(err)
 					}
 				}
