@@ -24,19 +24,17 @@ func TestClusterTwoMovers(t *testing.T) {
 	defer cancel()
 	a, b := tc.nodes["a"].c, tc.nodes["b"].c
 	ny := [2]float64{-73.99, 40.72}
+	ams := [2]float64{4.9, 52.37}
 	cases := []struct {
-		name  string
-		other [2]float64 // where b sends the member; a sends it to Amsterdam
+		name   string
+		places [][2]float64 // a sends the member to the first, b to the second; searched around each
 	}{
-		{"two movers", [2]float64{151.2, -33.86}},
-		{"a mover and an update in place", [2]float64{-73.991, 40.721}},
+		{"two movers", [][2]float64{ams, {151.2, -33.86}, ny}},
+		{"a mover and an update in place", [][2]float64{ams, {-73.991, 40.721}}}, // New York's search is b's
 	}
 	const rounds = 300
 	for _, tt := range cases {
-		places := [][2]float64{{4.9, 52.37}, tt.other, ny}
-		if tt.other[0] == -73.991 {
-			places = places[:2] // the update in place is in New York's area
-		}
+		places := tt.places
 		wrong := 0
 		for i := range rounds {
 			m := fmt.Sprintf("%s:%d", tt.name, i)
