@@ -347,11 +347,4 @@ func (r *Router) callCtx() (context.Context, context.CancelFunc) {
 // observe keeps this node's write stamps after every stamp it has seen,
 // so a write here is newer than the copy it replaces even when another
 // node's clock runs a little ahead.
-func (r *Router) observe(stamp int64) {
-	for {
-		last := r.lastStamp.Load()
-		if stamp <= last || r.lastStamp.CompareAndSwap(last, stamp) {
-			return
-		}
-	}
-}
+func (r *Router) observe(stamp int64) { r.lastStamp.keep(stamp) }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"geoshard/shard"
@@ -296,18 +295,6 @@ func (r *Router) deleteCopy(ctx context.Context, id shard.ID, k shard.Key, membe
 		r.remoteFailed("handoff delete", err)
 	}
 	return held.Load(), err
-}
-
-// newestStamp is the newest of stamps reported at once.
-type newestStamp struct{ atomic.Int64 }
-
-func (n *newestStamp) keep(s int64) {
-	for {
-		old := n.Load()
-		if s <= old || n.CompareAndSwap(old, s) {
-			return
-		}
-	}
 }
 
 // removeCluster deletes every copy of a member on every node. It fails

@@ -32,7 +32,7 @@ type Router struct {
 
 	ttl           atomic.Int64 // global position TTL, ns
 	fanoutTimeout atomic.Int64 // ns
-	lastStamp     atomic.Int64
+	lastStamp     newestStamp
 
 	mu     sync.RWMutex
 	keys   map[shard.Key]*geoKey
@@ -147,6 +147,18 @@ func (r *Router) SetShardDelay(id shard.ID, d time.Duration) { r.hooks.delay[id]
 // DropDeletes makes handoffs skip deleting the old copy, as a lost delete
 // would. For tests of the position TTL only.
 func (r *Router) DropDeletes(drop bool) { r.hooks.dropDeletes.Store(drop) }
+
+// newestStamp is the newest of stamps kept, from many goroutines at once.
+type newestStamp struct{ atomic.Int64 }
+
+func (n *newestStamp) keep(s int64) {
+	for {
+		old := n.Load()
+		if s <= old || n.CompareAndSwap(old, s) {
+			return
+		}
+	}
+}
 
 // stamp returns a write timestamp later than every one before it, so the
 // newest copy of a member is always the one written last.

@@ -45,12 +45,7 @@ func (r *Router) Restore(k shard.Key, member string, score float64, stamp int64)
 	defer st.mu.Unlock()
 	// Later writes must still get later stamps, even if the clock is
 	// behind the one that wrote the snapshot.
-	for {
-		last := r.lastStamp.Load()
-		if stamp <= last || r.lastStamp.CompareAndSwap(last, stamp) {
-			break
-		}
-	}
+	r.observe(stamp)
 	h := shard.Hash(member)
 	var cur slot
 	at, exists := st.owner.find(member, h)
@@ -130,7 +125,8 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 		count[s]++
 	}
 	kept := make([]bool, es.n)
-	var unique, newest atomic.Int64
+	var unique atomic.Int64
+	var newest newestStamp
 	var big atomic.Bool
 	parallel(stripes, func(lo, hi int) {
 		for s := lo; s < hi; s++ {
@@ -169,12 +165,7 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 			}
 		}
 		unique.Add(n)
-		for {
-			cur := newest.Load()
-			if stamp <= cur || newest.CompareAndSwap(cur, stamp) {
-				break
-			}
-		}
+		newest.keep(stamp)
 	})
 	g.entries.Add(unique.Load())
 	if big.Load() || unique.Load() > listpackEntries {
@@ -182,12 +173,7 @@ func (r *Router) restoreOwners(g *geoKey, es *entryBlocks, stripeOf []uint8, sha
 	}
 	// Later writes must still get later stamps, even if the clock is
 	// behind the one that wrote the snapshot.
-	for {
-		last := r.lastStamp.Load()
-		if newest.Load() <= last || r.lastStamp.CompareAndSwap(last, newest.Load()) {
-			break
-		}
-	}
+	r.observe(newest.Load())
 	return kept
 }
 
