@@ -69,7 +69,7 @@ func (r *Router) create(ctx context.Context, k shard.Key, e shard.Entry, to shar
 			return err
 		}
 		now := slot{shard: to, score: e.Score, stamp: e.Stamp}
-		r.leaveBy(ctx, home, k, e.Member, now, false, func() (bool, error) {
+		r.leaveBy(ctx, home, k, e.Member, &now, false, func() (bool, error) {
 			return r.dropClaim(ctx, home, k, e.Member, now)
 		})
 		return nil

@@ -265,7 +265,7 @@ func (r *Router) stored(ctx context.Context, g *geoKey, k shard.Key, it *batchIt
 		r.stats.Shards[it.cur.shard].HandoffsOut.Add(1)
 		r.stats.Shards[it.to].HandoffsIn.Add(1)
 		r.stats.Border(it.cur.shard, it.to).Handoffs.Add(1)
-		r.leaveOld(ctx, it.cur.shard, k, it.member, it.stamp-1, now, true) // arrivals.go
+		now = r.leaveOld(ctx, it.cur.shard, k, it.member, it.stamp-1, now, true) // arrivals.go
 	}
 	return r.rememberIn(g, k, it.member, it.h, now)
 }

@@ -71,6 +71,7 @@ func (r *Router) settleGetPut(ctx context.Context, k shard.Key, it *batchItem) {
 	case err != nil:
 		it.err = err
 	case stay:
-		r.leaveOld(ctx, stored, k, it.member, storedStamp, slot{shard: it.to, score: it.e.Score, stamp: it.stamp}, false)
+		now := r.leaveOld(ctx, stored, k, it.member, storedStamp, slot{shard: it.to, score: it.e.Score, stamp: it.stamp}, false)
+		it.stamp, it.e = now.stamp, shard.NewEntry(it.member, it.score, now.stamp)
 	}
 }

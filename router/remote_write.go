@@ -167,11 +167,11 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		r.stats.Shards[to].HandoffsIn.Add(1)
 		r.stats.Border(cur.shard, to).Handoffs.Add(1)
 		if claimed { // the claim exactly: a newer write over it stays
-			r.leaveBy(ctx, cur.shard, k, member, now, true, func() (bool, error) {
+			r.leaveBy(ctx, cur.shard, k, member, &now, true, func() (bool, error) {
 				return r.dropClaim(ctx, cur.shard, k, member, now) // create.go
 			})
 		} else {
-			r.leaveOld(ctx, cur.shard, k, member, e.Stamp-1, now, true) // arrivals.go
+			now = r.leaveOld(ctx, cur.shard, k, member, e.Stamp-1, now, true) // arrivals.go
 		}
 	}
 	r.remember(k, member, now)

@@ -13,12 +13,17 @@ import (
 // atOnce runs first and second together, second up to a millisecond
 // later by round, so that rounds meet the first one at different steps.
 func atOnce(round int, first, second func()) {
+	atOnceStep(round, 150*time.Microsecond, first, second)
+}
+
+// atOnceStep is atOnce with second up to 7 steps later.
+func atOnceStep(round int, step time.Duration, first, second func()) {
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	wg.Go(func() { <-start; first() })
 	wg.Go(func() {
 		<-start
-		time.Sleep(time.Duration(round%8) * 150 * time.Microsecond)
+		time.Sleep(time.Duration(round%8) * step)
 		second()
 	})
 	close(start)
