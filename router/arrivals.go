@@ -213,11 +213,18 @@ func (r *Router) reassert(ctx context.Context, k shard.Key, member string, to *s
 	r.observe(held)
 	next := slot{shard: to.shard, score: to.score, stamp: r.stamp()}
 	e := shard.NewEntry(member, next.score, next.stamp)
-	err := r.putDecided(ctx, to.shard, k, e, to.stamp)
-	if errors.Is(err, ErrStaleCopy) {
-		// Gone rather than replaced: the notice of a handoff that judged
-		// the old copy dropped it as older (dropOlder).
-		err = r.putDecided(ctx, to.shard, k, e, -1)
+	// Over to, or where it is gone: the notice of a handoff that judged
+	// the old copy dropped it as older (dropOlder). Twice, as a refusal
+	// may also be the view moving on (putDecided refreshes it).
+	var err error
+	for try := range 4 {
+		expect := to.stamp
+		if try%2 == 1 {
+			expect = -1
+		}
+		if err = r.putDecided(ctx, to.shard, k, e, expect); !errors.Is(err, ErrStaleCopy) {
+			break
+		}
 	}
 	if err != nil {
 		return err
