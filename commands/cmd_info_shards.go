@@ -80,4 +80,5 @@ func infoShards(e *Engine, c *Client, b *infoBuilder) {
 	}
 	b.field("searches_by_shards", fan.String())
 	b.int("degraded_searches", st.Degraded.Load())
+	b.int("searches_read_again", st.SearchRetries.Load())
 }

@@ -47,6 +47,7 @@ func (r *Router) NearestInto(dst []shard.Hit, k shard.Key, q *geo.Search, n int)
 	ids := asked
 	cut := r.minStamp(g, now())
 	res.Hits = dst
+	seen := r.handoffsSeen(g, ids)
 	// The first shard's walk reads a shard of the new map before the old
 	// ones, which a reload's move would race (oldFirst): not while it runs.
 	if r.cl == nil && len(ids) > 1 && r.moving() == nil {
@@ -71,6 +72,11 @@ func (r *Router) NearestInto(dst []shard.Hit, k shard.Key, q *geo.Search, n int)
 		}
 	}
 	r.stats.countFanOut(res.Shards)
+	if r.handedOff(g, seen) {
+		// A member handed off between two shards meanwhile may be
+		// missing: the full search reads them again.
+		return Result{Hits: dst}, false
+	}
 	if len(r.missed(mark, q, asked)) > 0 {
 		// A member came meanwhile to a shard skipped as empty: the full
 		// search asks it.

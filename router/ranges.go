@@ -84,19 +84,25 @@ func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want 
 	// lost delete, a move half seen) are dropped from them, members past
 	// the cut could sort before the others' and must be read.
 	var all []shard.Entry
-	byName := r.dedupeByName(g)
-	truncated := false
-	for i := range r.shards {
-		es, tr := r.scanLocal([]shard.ID{shard.ID(i)}, k, min, max, rev, cut, want)
-		if !byName {
-			// A shard at a time: currentIn checks each copy against the
-			// shard it came from.
-			es = r.currentIn(g, shard.ID(i), es)
-			short = short || (tr && len(es) < want)
+	var byName, truncated bool
+	r.readShards(g, len(r.shards), func(alone bool) {
+		// Alone, with no copy a dropped delete left, the newest copy of
+		// each name is the current one, and currentIn's stripe locks
+		// would wait for a handoff waiting for this read.
+		byName = r.dedupeByName(g) || alone && !r.hooks.dropped.Load()
+		all, truncated, short = all[:0], false, false
+		for i := range r.shards {
+			es, tr := r.scanLocal([]shard.ID{shard.ID(i)}, k, min, max, rev, cut, want)
+			if !byName {
+				// A shard at a time: currentIn checks each copy against the
+				// shard it came from.
+				es = r.currentIn(g, shard.ID(i), es)
+				short = short || (tr && len(es) < want)
+			}
+			truncated = truncated || tr
+			all = append(all, es...)
 		}
-		truncated = truncated || tr
-		all = append(all, es...)
-	}
+	})
 	if byName {
 		var dropped bool
 		all, dropped = newestCopies(all)
@@ -146,33 +152,37 @@ func (r *Router) TryRank(k shard.Key, member string, rev bool) (int, bool, error
 	}
 	g := r.key(k, false)
 	cut := r.minStamp(g, now())
-	n := 0
+	var n int
 	var all []shard.Entry
-	byName := r.dedupeByName(g)
-	for i, s := range r.shards {
-		if rev {
-			s.Descend(k, math.Inf(1), cut, func(e shard.Entry) bool {
-				if e.Score < score || (e.Score == score && e.Member <= member) {
-					return false
-				}
-				all = append(all, e)
-				return true
-			})
-		} else {
-			s.Ascend(k, math.Inf(-1), cut, func(e shard.Entry) bool {
-				if e.Score > score || (e.Score == score && e.Member >= member) {
-					return false
-				}
-				all = append(all, e)
-				return true
-			})
+	var byName bool
+	r.readShards(g, len(r.shards), func(alone bool) {
+		byName = r.dedupeByName(g) || alone && !r.hooks.dropped.Load() // as collect
+		n, all = 0, all[:0]
+		for i, s := range r.shards {
+			if rev {
+				s.Descend(k, math.Inf(1), cut, func(e shard.Entry) bool {
+					if e.Score < score || (e.Score == score && e.Member <= member) {
+						return false
+					}
+					all = append(all, e)
+					return true
+				})
+			} else {
+				s.Ascend(k, math.Inf(-1), cut, func(e shard.Entry) bool {
+					if e.Score > score || (e.Score == score && e.Member >= member) {
+						return false
+					}
+					all = append(all, e)
+					return true
+				})
+			}
+			if byName {
+				continue
+			}
+			n += len(r.currentIn(g, shard.ID(i), all))
+			all = all[:0]
 		}
-		if byName {
-			continue
-		}
-		n += len(r.currentIn(g, shard.ID(i), all))
-		all = all[:0]
-	}
+	})
 	if byName {
 		all, _ = newestCopies(all)
 		n = len(all)

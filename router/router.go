@@ -73,7 +73,11 @@ type geoKey struct {
 	// matters for one thing a client can see: a listpack turns a score of
 	// -0 into 0, a skiplist keeps it.
 	big      atomic.Bool
-	held     heldState   // which shards hold members, for searches (holders.go)
+	held     heldState     // which shards hold members, for searches (holders.go)
+	handoffs atomic.Uint64 // handoffs about to delete an old copy (readShards)
+	// handing is held shared by a handoff's delete, alone by a search's
+	// last read (readShards).
+	handing  sync.RWMutex
 	src      source      // where narrow owner tables read scores (owners_source.go)
 	narrowed atomic.Bool // some stripe's owner table is narrow
 	stripes  [stripes]stripe

@@ -51,6 +51,9 @@ type Stats struct {
 	// counts n and more).
 	FanOut   [9]atomic.Int64
 	Degraded atomic.Int64
+	// SearchRetries counts searches that read their shards again because
+	// members were handed off between them meanwhile (readShards).
+	SearchRetries atomic.Int64
 	// Elsewhere counts what happened between shards that are not
 	// neighbours on the map.
 	Elsewhere BorderStats

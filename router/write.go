@@ -109,12 +109,17 @@ func (r *Router) handoff(k shard.Key, g *geoKey, member string, h uint64, from, 
 	r.stats.Border(from, to).Handoffs.Add(1)
 	var old shard.Entry
 	var had bool
+	// Counted before the delete, and not while a search reads alone: a
+	// search reading both shards meanwhile reads them again (readShards).
+	g.handing.RLock()
+	g.handoffs.Add(1)
 	if r.hooks.dropDeletes.Load() {
 		r.hooks.dropped.Store(true)
 		old, had = r.shards[from].Get(k, member)
 	} else {
 		old, had = r.shards[from].DeleteHash(k, member, stamp-1, h)
 	}
+	g.handing.RUnlock()
 	r.depart(g, member, from)
 	return shard.Value{Score: old.Score, Stamp: old.Stamp}, had
 }

@@ -87,6 +87,8 @@ var (
 		"Shards each search asked (the top bucket holds all larger fan-outs).", nil, nil)
 	degraded = prometheus.NewDesc("geoshard_degraded_searches_total",
 		"Searches answered without every shard they needed.", nil, nil)
+	readAgain = prometheus.NewDesc("geoshard_searches_read_again_total",
+		"Searches that read their shards again: members were handed off between them meanwhile.", nil, nil)
 	regionMap = prometheus.NewDesc("geoshard_region_map_info",
 		"The region map in use, by version.", []string{"version"}, nil)
 	clients = prometheus.NewDesc("geoshard_connected_clients",
@@ -151,6 +153,7 @@ func (sc serverCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- fanOutHistogram(st.FanOut[:])
 	counter(degraded, st.Degraded.Load())
+	counter(readAgain, st.SearchRetries.Load())
 	gauge(regionMap, 1, m.Version())
 	gauge(clients, int64(s.engine.Clients()))
 	counter(connections, s.engine.ConnectionsReceived())
