@@ -21,12 +21,12 @@ var _ router.Peer = (*call)(nil)
 
 func (c *call) ID() string { return c.p.id }
 
-func (c *call) Search(ctx context.Context, id shard.ID, k shard.Key, q *geo.Search, cut int64, limit int) ([]shard.Hit, error) {
-	return c.p.search(ctx, c.pass, c.ver, id, k, q, cut, limit)
+func (c *call) Search(ctx context.Context, id shard.ID, k shard.Key, q *geo.Search, cut int64, limit int, since int64) ([]shard.Hit, []string, error) {
+	return c.p.search(ctx, c.pass, c.ver, id, k, q, cut, limit, since)
 }
 
-func (c *call) Nearest(ctx context.Context, id shard.ID, k shard.Key, q *geo.Search, cut int64, n int) ([]shard.Hit, bool, error) {
-	return c.p.nearest(ctx, c.pass, c.ver, id, k, q, cut, n)
+func (c *call) Nearest(ctx context.Context, id shard.ID, k shard.Key, q *geo.Search, cut int64, n int, since int64) ([]shard.Hit, bool, []string, error) {
+	return c.p.nearest(ctx, c.pass, c.ver, id, k, q, cut, n, since)
 }
 
 func (c *call) Put(ctx context.Context, id shard.ID, k shard.Key, e shard.Entry) error {

@@ -63,15 +63,32 @@ func internalSearch(r *router.Router, t *Table, p *parser, w Replier, nearest bo
 	k := p.key()
 	cut, n := p.int(), p.int()
 	q := p.search()
+	var since int64
+	if len(p.args) > 0 {
+		since = p.int()
+	}
 	if !p.ok(w) {
 		return
 	}
-	hits, complete := r.SearchLocal(id, k, q, cut, int(n), nearest)
-	if nearest {
+	hits, complete, departed := r.SearchLocal(id, k, q, cut, int(n), nearest, since)
+	// Asked with since: the hits, then the members departed (an array).
+	switch {
+	case nearest && since > 0:
+		w.Array(3)
+		w.BulkString(boolArg(complete))
+	case nearest:
 		w.Array(2)
 		w.BulkString(boolArg(complete))
+	case since > 0:
+		w.Array(2)
 	}
 	w.Bulk(encodeHits(hits))
+	if since > 0 {
+		w.Array(len(departed))
+		for _, m := range departed {
+			w.BulkString(m)
+		}
+	}
 }
 
 func internalRange(r *router.Router, t *Table, p *parser, w Replier) {

@@ -63,6 +63,10 @@ func TestInternalSearchBadShape(t *testing.T) {
 			t.Errorf("%s %s answered %q, want a bad search error", c.name, c.args, w.err)
 		}
 	}
+	// A search's trailing word is since (router/departures.go).
+	if w := serveBounded(t, r, tb, "geoshard.search", "0 0 k 0 5 1 1 0 100 0 0 1 soon"); !strings.Contains(w.err, "bad integer") {
+		t.Errorf("a SEARCH with since \"soon\" answered %q, want a bad integer error", w.err)
+	}
 	for _, c := range []struct{ name, args string }{
 		{"geoshard.search", "0 0 k 0 5 1 1 0 100 0 0 1"},
 		{"geoshard.search", "0 0 k 0 5 1 1 0 0 0 0 1"},
@@ -72,6 +76,8 @@ func TestInternalSearchBadShape(t *testing.T) {
 		{"geoshard.search", "0 0 k 0 5 1 1 1 0 2 3 1000"},
 		{"geoshard.nearest", "0 0 k 0 5 1 1 0 100 0 0 0.3048"},
 		{"geoshard.search", "0 0 k 0 5 0 0 2 0 0 0 1 3 0 0 1 1 2 0"},
+		{"geoshard.search", "0 0 k 0 5 1 1 0 100 0 0 1 1"},
+		{"geoshard.nearest", "0 0 k 0 5 1 1 0 100 0 0 1 1"},
 	} {
 		if w := serveBounded(t, r, tb, c.name, c.args); w.err != "" {
 			t.Errorf("%s %s answered %q, want hits", c.name, c.args, w.err)

@@ -100,39 +100,82 @@ func searchArgs(q *geo.Search) []any {
 	return args
 }
 
-// remoteSearch asks a node for one shard's hits of q.
-func (p *peer) search(ctx context.Context, pass string, ver int64, id shard.ID, k shard.Key,
-	q *geo.Search, minStamp int64, limit int) ([]shard.Hit, error) {
-	args := append([]any{itoa(int64(id)), itoa(int64(k.DB)), k.Name, itoa(minStamp), itoa(int64(limit))}, searchArgs(q)...)
-	v, err := p.do(ctx, pass, ver, "GEOSHARD.SEARCH", args...)
-	if err != nil {
-		return nil, err
+// searchCallArgs are a SEARCH's or NEAREST's words; since, when set,
+// asks for the copies the shard lost to handoffs since then too.
+func searchCallArgs(id shard.ID, k shard.Key, q *geo.Search, minStamp int64, n int, since int64) []any {
+	args := append([]any{itoa(int64(id)), itoa(int64(k.DB)), k.Name, itoa(minStamp), itoa(int64(n))}, searchArgs(q)...)
+	if since > 0 {
+		args = append(args, itoa(since))
 	}
-	blob, ok := v.(string)
-	hits, err := decodeHitsWire(blob)
-	if !ok || err != nil {
-		return nil, fmt.Errorf("node %s: GEOSHARD.SEARCH: malformed reply", p.id)
-	}
-	return hits, nil
+	return args
 }
 
-// nearest asks a node for one shard's n nearest hits of q.
-func (p *peer) nearest(ctx context.Context, pass string, ver int64, id shard.ID, k shard.Key,
-	q *geo.Search, minStamp int64, n int) ([]shard.Hit, bool, error) {
-	args := append([]any{itoa(int64(id)), itoa(int64(k.DB)), k.Name, itoa(minStamp), itoa(int64(n))}, searchArgs(q)...)
-	v, err := p.do(ctx, pass, ver, "GEOSHARD.NEAREST", args...)
+// search asks a node for one shard's hits of q and, with since > 0, the
+// members whose copy q matched it lost to handoffs since then.
+func (p *peer) search(ctx context.Context, pass string, ver int64, id shard.ID, k shard.Key,
+	q *geo.Search, minStamp int64, limit int, since int64) ([]shard.Hit, []string, error) {
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.SEARCH", searchCallArgs(id, k, q, minStamp, limit, since)...)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
+	}
+	blob, ok := v.(string)
+	var departed []string
+	if since > 0 {
+		arr, _ := v.([]any)
+		if ok = len(arr) == 2; ok {
+			blob = str(arr[0])
+			departed, ok = strs(arr[1])
+		}
+	}
+	hits, err := decodeHitsWire(blob)
+	if !ok || err != nil {
+		return nil, nil, fmt.Errorf("node %s: GEOSHARD.SEARCH: malformed reply", p.id)
+	}
+	return hits, departed, nil
+}
+
+// nearest asks a node for one shard's n nearest hits of q, as search.
+func (p *peer) nearest(ctx context.Context, pass string, ver int64, id shard.ID, k shard.Key,
+	q *geo.Search, minStamp int64, n int, since int64) ([]shard.Hit, bool, []string, error) {
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.NEAREST", searchCallArgs(id, k, q, minStamp, n, since)...)
+	if err != nil {
+		return nil, false, nil, err
 	}
 	arr, _ := v.([]any)
-	if len(arr) != 2 {
-		return nil, false, fmt.Errorf("node %s: GEOSHARD.NEAREST: malformed reply", p.id)
+	want := 2
+	if since > 0 {
+		want = 3
+	}
+	if len(arr) != want {
+		return nil, false, nil, fmt.Errorf("node %s: GEOSHARD.NEAREST: malformed reply", p.id)
+	}
+	var departed []string
+	if since > 0 {
+		var ok bool
+		if departed, ok = strs(arr[2]); !ok {
+			return nil, false, nil, fmt.Errorf("node %s: GEOSHARD.NEAREST: malformed reply", p.id)
+		}
 	}
 	hits, err := decodeHitsWire(str(arr[1]))
 	if err != nil {
-		return nil, false, fmt.Errorf("node %s: GEOSHARD.NEAREST: %w", p.id, err)
+		return nil, false, nil, fmt.Errorf("node %s: GEOSHARD.NEAREST: %w", p.id, err)
 	}
-	return hits, str(arr[0]) == "1", nil
+	return hits, str(arr[0]) == "1", departed, nil
+}
+
+// strs reads a reply's array of names.
+func strs(v any) ([]string, bool) {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, len(arr))
+	for i, x := range arr {
+		if out[i], ok = x.(string); !ok {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // put stores a copy; with expect != 0 the shard's primary refuses it

@@ -47,7 +47,7 @@ func (r *Router) NearestInto(dst []shard.Hit, k shard.Key, q *geo.Search, n int)
 	ids := asked
 	cut := r.minStamp(g, now())
 	res.Hits = dst
-	seen := r.handoffsSeen(g, ids)
+	seen, w := r.handoffsSeen(g, ids), r.watchMoves(len(ids))
 	// The first shard's walk reads a shard of the new map before the old
 	// ones, which a reload's move would race (oldFirst): not while it runs.
 	if r.cl == nil && len(ids) > 1 && r.moving() == nil {
@@ -67,12 +67,12 @@ func (r *Router) NearestInto(dst []shard.Hit, k shard.Key, q *geo.Search, n int)
 		res, partial = Result{Hits: hits, Shards: 1}, !complete
 	} else if len(ids) > 0 {
 		var ok bool
-		if res, partial, ok = r.nearestFan(dst, ids, k, q, cut, n); !ok {
+		if res, partial, ok = r.nearestFan(dst, ids, k, q, cut, n, w); !ok {
 			return Result{Hits: dst}, false
 		}
 	}
 	r.stats.countFanOut(res.Shards)
-	if r.handedOff(g, seen) {
+	if r.handedOff(g, seen) || len(w.missing(res.Hits)) > 0 && r.countRetry() {
 		// A member handed off between two shards meanwhile may be
 		// missing: the full search reads them again.
 		return Result{Hits: dst}, false
@@ -95,12 +95,14 @@ func (r *Router) NearestInto(dst []shard.Hit, k shard.Key, q *geo.Search, n int)
 // when a stale copy may have taken the place of a hit the walk did not
 // reach. Its own function because the shards' closure escapes to the
 // fan-out: a search asking one local shard makes no garbage for it.
-func (r *Router) nearestFan(dst []shard.Hit, ids []shard.ID, k shard.Key, q *geo.Search, cut int64, n int) (res Result, partial, ok bool) {
+func (r *Router) nearestFan(dst []shard.Hit, ids []shard.ID, k shard.Key, q *geo.Search, cut int64, n int,
+	w *moveWatch) (res Result, partial, ok bool) {
 	var stopped atomic.Bool
 	ask := func(ctx context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error) {
 		complete := true
 		local := func(s *shard.Shard) error {
 			dst, complete = s.Nearest(k, q, cut, n+1, dst)
+			w.local(r, id, k, q, cut)
 			return nil
 		}
 		var err error
@@ -109,8 +111,10 @@ func (r *Router) nearestFan(dst []shard.Hit, ids []shard.ID, k shard.Key, q *geo
 		} else {
 			err = r.onShard(ctx, id, local, func(ctx context.Context, p Peer) (err error) {
 				var hits []shard.Hit
-				hits, complete, err = p.Nearest(ctx, id, k, q, cut, n+1)
+				var departed []string
+				hits, complete, departed, err = p.Nearest(ctx, id, k, q, cut, n+1, w.from())
 				dst = append(dst, hits...)
+				w.add(departed)
 				return err
 			})
 		}

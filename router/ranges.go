@@ -85,7 +85,7 @@ func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want 
 	// the cut could sort before the others' and must be read.
 	var all []shard.Entry
 	var byName, truncated bool
-	r.readShards(g, len(r.shards), func(alone bool) {
+	r.readShards(g, len(r.shards), func(alone bool, _ *moveWatch) {
 		// Alone, with no copy a dropped delete left, the newest copy of
 		// each name is the current one, and currentIn's stripe locks
 		// would wait for a handoff waiting for this read.
@@ -155,7 +155,7 @@ func (r *Router) TryRank(k shard.Key, member string, rev bool) (int, bool, error
 	var n int
 	var all []shard.Entry
 	var byName bool
-	r.readShards(g, len(r.shards), func(alone bool) {
+	r.readShards(g, len(r.shards), func(alone bool, _ *moveWatch) {
 		byName = r.dedupeByName(g) || alone && !r.hooks.dropped.Load() // as collect
 		n, all = 0, all[:0]
 		for i, s := range r.shards {

@@ -53,8 +53,11 @@ type View interface {
 // made with a stale view fails with an error wrapping ErrStale.
 type Peer interface {
 	ID() string // the node's id, the same in every view
-	Search(ctx context.Context, id shard.ID, k shard.Key, q *geo.Search, cut int64, limit int) ([]shard.Hit, error)
-	Nearest(ctx context.Context, id shard.ID, k shard.Key, q *geo.Search, cut int64, n int) ([]shard.Hit, bool, error)
+	// Search and Nearest with since > 0 also name the members whose copy,
+	// one q matches, the shard lost to a handoff at or after since
+	// (departures.go).
+	Search(ctx context.Context, id shard.ID, k shard.Key, q *geo.Search, cut int64, limit int, since int64) (hits []shard.Hit, departed []string, err error)
+	Nearest(ctx context.Context, id shard.ID, k shard.Key, q *geo.Search, cut int64, n int, since int64) (hits []shard.Hit, complete bool, departed []string, err error)
 	Put(ctx context.Context, id shard.ID, k shard.Key, e shard.Entry) error
 	// PutIf is Put that the shard's primary refuses with ErrStaleCopy
 	// unless the member's copy there has stamp expect (0: Put).
@@ -123,6 +126,7 @@ type remoteState struct {
 
 	dropNotices atomic.Bool // tests: lose every owner notice (DropOwnerNotices)
 	arrivals    arrivals    // marks on copies whose old copy may be left (arrivals.go)
+	departures  departureLog // copies handoffs deleted lately (departures.go)
 }
 
 // SetRemote switches the router to cluster mode; cluster calls it before
@@ -131,6 +135,7 @@ func (r *Router) SetRemote(rm Remote) {
 	r.cl = rm     // first: keys made from now on stay wide
 	r.widenKeys() // a cluster node caches scores of members on other nodes
 	r.watchChanges()
+	r.watchDepartures()
 }
 
 // Clustered reports whether the router is one node of a cluster.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"geoshard/geo"
@@ -47,11 +48,14 @@ func (r *Router) SearchInto(dst []shard.Hit, k shard.Key, q *geo.Search, limit i
 	r.stats.countFanOut(len(ids))
 	plan := r.planCells(q)
 	var res Result
-	r.readShards(g, len(ids), func(bool) { res = r.askShards(ids, dst, k, q, &plan, cut, limit) })
+	r.readShards(g, len(ids), func(_ bool, w *moveWatch) {
+		res = r.askShards(ids, dst, k, q, &plan, cut, limit, w)
+		r.findDeparted(&res, w, k, q, cut)
+	})
 	merged := len(ids) > 1 // one shard (a remote one) answers in discovery order already
 	if late := r.missed(mark, q, ids); len(late) > 0 {
 		// Members came meanwhile to shards the search skipped as empty.
-		more := r.askShards(late, res.Hits, k, q, &plan, cut, limit)
+		more := r.askShards(late, res.Hits, k, q, &plan, cut, limit, nil)
 		res = Result{Hits: more.Hits, Shards: res.Shards + more.Shards, Degraded: res.Degraded || more.Degraded}
 		merged = true
 	}
@@ -66,8 +70,10 @@ func (r *Router) SearchInto(dst []shard.Hit, k shard.Key, q *geo.Search, limit i
 
 // askShards asks the shards ids (sorted, distinct) for q's hits, appended
 // to dst: one local shard on the fast path that counts no border, more
-// through fanOut.
-func (r *Router) askShards(ids []shard.ID, dst []shard.Hit, k shard.Key, q *geo.Search, plan *cellPlan, cut int64, limit int) Result {
+// through fanOut; w, when set, hears which members handoffs took from
+// them since the search began (departures.go).
+func (r *Router) askShards(ids []shard.ID, dst []shard.Hit, k shard.Key, q *geo.Search, plan *cellPlan, cut int64, limit int,
+	w *moveWatch) Result {
 	if len(ids) == 1 && r.local(ids[0]) {
 		// The common case pays for no merge.
 		id := ids[0]
@@ -75,23 +81,26 @@ func (r *Router) askShards(ids []shard.ID, dst []shard.Hit, k shard.Key, q *geo.
 		r.wait(id)
 		return Result{Hits: r.shards[id].SearchCells(k, q, plan.mask(r.regions, id), cut, limit, dst), Shards: 1}
 	}
-	return r.askFan(ids, dst, k, q, *plan, cut, limit)
+	return r.askFan(ids, dst, k, q, *plan, cut, limit, w)
 }
 
 // askFan is askShards through fanOut. The plan is a copy: the closure the
 // fan-out keeps goes to the heap with what it captures, and the caller's
 // plan stays on its stack (issue 10: a search's garbage).
-func (r *Router) askFan(ids []shard.ID, dst []shard.Hit, k shard.Key, q *geo.Search, plan cellPlan, cut int64, limit int) Result {
+func (r *Router) askFan(ids []shard.ID, dst []shard.Hit, k shard.Key, q *geo.Search, plan cellPlan, cut int64, limit int,
+	w *moveWatch) Result {
 	return r.fanOut(ids, dst, func(ctx context.Context, id shard.ID, dst []shard.Hit) ([]shard.Hit, error) {
 		if r.cl == nil {
 			return r.shards[id].SearchCells(k, q, plan.mask(r.regions, id), cut, limit, dst), nil
 		}
 		err := r.onShard(ctx, id, func(s *shard.Shard) error {
 			dst = s.Search(k, q, cut, limit, dst)
+			w.local(r, id, k, q, cut)
 			return nil
 		}, func(ctx context.Context, p Peer) error {
-			hits, err := p.Search(ctx, id, k, q, cut, limit)
+			hits, departed, err := p.Search(ctx, id, k, q, cut, limit, w.from())
 			dst = append(dst, hits...)
+			w.add(departed)
 			return err
 		})
 		return dst, err
@@ -388,29 +397,36 @@ func (r *Router) wait(id shard.ID) {
 // members may be handed off between them (readShards).
 const searchAttempts = 3
 
-// readShards runs read, a search of n of this node's shards of g, again
-// while a member was handed off between them meanwhile. A handoff stores
-// the new copy, then deletes the old one, so that a member is never
-// missing; but a search reads its shards one after another, and one that
-// read the new shard before the copy came and the old one after it went
-// missed the member: 15-19 whole-area searches in 971-1,596 did, over 32
-// shards of Amsterdam while 16 drivers crossed them, and so did nearest
-// searches and ranges (TestSearchDuringHandoffs). A handoff counts itself before its delete,
-// so a search that missed a member sees the count changed. The last
-// attempt holds handoffs' deletes off (handing) while it reads, so that
-// handoffs that never pause cannot make it miss one either. One shard
-// needs none of it: a member leaving it leaves the searched area, and one
-// coming in was outside it. Nor does cluster mode, whose handoffs are
-// other nodes' calls (docs/CLUSTER.md). read is told when it runs alone:
-// it must then take no stripe lock, which a handoff holds while it waits.
-func (r *Router) readShards(g *geoKey, n int, read func(alone bool)) {
-	if n < 2 || r.cl != nil || g == nil {
-		read(false)
+// readShards runs read, a search of n shards of g, again while a member
+// was handed off between them meanwhile. A handoff stores the new copy,
+// then deletes the old one, so that a member is never missing; but a
+// search reads its shards one after another, and one that read the new
+// shard before the copy came and the old one after it went missed the
+// member: 15-19 whole-area searches in 971-1,596 did, over 32 shards of
+// Amsterdam while 16 drivers crossed them, and so did nearest searches
+// and ranges (TestSearchDuringHandoffs). One shard needs none of it: a
+// member leaving it leaves the searched area, and one coming in was
+// outside it.
+//
+// A handoff counts itself before its delete, so a search that missed a
+// member sees the count changed. The last attempt holds handoffs' deletes
+// off (handing) while it reads, so that handoffs that never pause cannot
+// make it miss one either: read is then told it runs alone, and must take
+// no stripe lock, which a handoff holds while it waits. In cluster mode,
+// whose handoffs are other nodes' calls, the shards answer with the
+// copies they lost since the search began instead (w, departures.go).
+func (r *Router) readShards(g *geoKey, n int, read func(alone bool, w *moveWatch)) {
+	switch {
+	case n < 2 || r.cl == nil && g == nil:
+		read(false, nil)
+		return
+	case r.cl != nil:
+		read(false, r.watchMoves(n))
 		return
 	}
 	for try := 1; try < searchAttempts; try++ {
 		seen := g.handoffs.Load()
-		read(false)
+		read(false, nil)
 		if g.handoffs.Load() == seen {
 			return
 		}
@@ -418,7 +434,95 @@ func (r *Router) readShards(g *geoKey, n int, read func(alone bool)) {
 	}
 	g.handing.Lock()
 	defer g.handing.Unlock()
-	read(true)
+	read(true, nil)
+}
+
+// moveWatch is what a cluster search of several shards hears of the
+// members handoffs took from them while it read (departures.go): since is
+// when it began, less the nodes' clock slack. nil: a search that needs
+// none.
+type moveWatch struct {
+	since    int64
+	mu       sync.Mutex
+	departed []string
+}
+
+// from is the time to ask shards about, 0 for none.
+func (w *moveWatch) from() int64 {
+	if w == nil {
+		return 0
+	}
+	return w.since
+}
+
+func (w *moveWatch) add(names []string) {
+	if w == nil || len(names) == 0 {
+		return
+	}
+	w.mu.Lock()
+	w.departed = append(w.departed, names...)
+	w.mu.Unlock()
+}
+
+// local adds the members this node's shard id, just read, lost.
+func (w *moveWatch) local(r *Router, id shard.ID, k shard.Key, q *geo.Search, cut int64) {
+	if w != nil {
+		w.add(r.departedNames(nil, id, k, q, cut, w.since))
+	}
+}
+
+// missing returns the departed members that hits do not hold.
+func (w *moveWatch) missing(hits []shard.Hit) []string {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.departed) == 0 {
+		return nil
+	}
+	seen := make(map[string]bool, len(hits)+len(w.departed))
+	for _, h := range hits {
+		seen[h.Member] = true
+	}
+	var out []string
+	for _, m := range w.departed {
+		if !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// watchMoves returns the watch of a search of n shards in cluster mode,
+// else nil.
+func (r *Router) watchMoves(n int) *moveWatch {
+	if r.cl == nil || n < 2 {
+		return nil
+	}
+	return &moveWatch{since: now() - clockSlack}
+}
+
+// findDeparted adds to res the members w heard departed that res lacks,
+// at their current copy, where q matches it: a search that read a
+// member's new shard before its copy came and its old one after it went
+// would have missed it.
+func (r *Router) findDeparted(res *Result, w *moveWatch, k shard.Key, q *geo.Search, cut int64) {
+	for _, m := range w.missing(res.Hits) {
+		cur, ok, err := r.findMember(k, m, cut)
+		if err != nil {
+			r.remoteFailed("get", err) // as a search's shard: left out
+		}
+		if !ok {
+			continue // removed, or expired
+		}
+		e := shard.NewEntry(m, cur.score, cur.stamp)
+		dist, match := q.Match(e.Lon, e.Lat)
+		if cell := q.CellOf(e.Score); match && cell >= 0 {
+			res.Hits = append(res.Hits, shard.Hit{Entry: e, Dist: dist, Cell: cell})
+		}
+	}
 }
 
 // handoffsSeen returns g's handoff count before a nearest walk of this
@@ -435,9 +539,11 @@ func (r *Router) handoffsSeen(g *geoKey, ids []shard.ID) uint64 {
 // saw seen (handoffsSeen): then it may have missed one, and the full
 // search (readShards) answers instead.
 func (r *Router) handedOff(g *geoKey, seen uint64) bool {
-	if seen == 0 || g.handoffs.Load()+1 == seen {
-		return false
-	}
+	return seen != 0 && g.handoffs.Load()+1 != seen && r.countRetry()
+}
+
+// countRetry counts a search read again, and reports true.
+func (r *Router) countRetry() bool {
 	r.stats.SearchRetries.Add(1)
 	return true
 }

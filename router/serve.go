@@ -62,13 +62,18 @@ func (r *Router) GetLocal(ids []shard.ID, k shard.Key, member string, cut int64)
 
 // SearchLocal answers one local shard's part of a search; with nearest,
 // its n nearest hits and whether it stopped early (as shard.Nearest).
-func (r *Router) SearchLocal(id shard.ID, k shard.Key, q *geo.Search, cut int64, n int, nearest bool) ([]shard.Hit, bool) {
+// With since > 0 it names too, after the read, the members whose copy q
+// matched the shard lost to handoffs since then (departures.go).
+func (r *Router) SearchLocal(id shard.ID, k shard.Key, q *geo.Search, cut int64, n int, nearest bool,
+	since int64) (hits []shard.Hit, complete bool, departed []string) {
 	r.stats.Shards[id].Searches.Add(1)
 	r.wait(id)
 	if nearest {
-		return r.shards[id].Nearest(k, q, cut, n, nil)
+		hits, complete = r.shards[id].Nearest(k, q, cut, n, nil)
+	} else {
+		hits = r.shards[id].Search(k, q, cut, n, nil)
 	}
-	return r.shards[id].Search(k, q, cut, n, nil), false
+	return hits, complete, r.departedNames(nil, id, k, q, cut, since)
 }
 
 // ScanLocal is one node's part of a range: up to want copies per local

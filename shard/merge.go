@@ -88,3 +88,12 @@ func (s *Shard) Watch(changed func(k Key, member string)) {
 	defer s.mu.Unlock()
 	s.changed = changed
 }
+
+// WatchDepartures has departed called, under the shard's lock, with the
+// copy a handoff's delete (notAfter below math.MaxInt64) removes. Set it
+// before the shard is shared.
+func (s *Shard) WatchDepartures(departed func(k Key, e Entry)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.departed = departed
+}

@@ -1,0 +1,115 @@
+package router
+
+// Departures: the copies this node's shards lost to handoffs lately, kept
+// for searches in cluster mode. A search reads its shards on several
+// nodes, each at its own moment; a handoff (new copy stored in one shard,
+// then the old one deleted in another) that falls between the reads of
+// the new shard (before the copy came) and the old one (after it went)
+// leaves the member out: 7-12 of 378-385 searches through a node while 8
+// drivers crossed a 3 x 3 map (TestClusterSearchDuringHandoffs). So a
+// shard answering a search also names the members whose copy, one the
+// search matches, it lost to a handoff since the search began (less the
+// nodes' clock slack); a named member the search did not find is looked
+// up, and its current copy joins the answer if the search matches it
+// (findDeparted). Answering the lost copy itself would show a member
+// moved on since, or removed, where it was: a search right after
+// handoffs and ZREMs answered removed members.
+
+import (
+	"strings"
+	"sync"
+
+	"geoshard/geo"
+	"geoshard/shard"
+)
+
+// maxDepartures bounds the copies kept; a search that began before the
+// oldest one kept may miss a member whose departure was dropped, as
+// before departures were kept.
+const maxDepartures = 1 << 12
+
+type departure struct {
+	id shard.ID
+	k  shard.Key
+	e  shard.Entry
+	at int64 // ns
+}
+
+// departureLog is a ring of the departures of the last keepRecent,
+// oldest first.
+type departureLog struct {
+	mu    sync.Mutex
+	buf   []departure
+	start int
+	n     int
+}
+
+// watchDepartures has every local shard record the copies its handoffs
+// delete; cluster mode only, with watchChanges.
+func (r *Router) watchDepartures() {
+	for i, s := range r.shards {
+		id := shard.ID(i)
+		s.WatchDepartures(func(k shard.Key, e shard.Entry) {
+			r.remote.departures.add(id, k, e, now())
+		})
+	}
+}
+
+// add records a departure at t, copying the names out of the request or
+// shard buffers they may slice.
+func (d *departureLog) add(id shard.ID, k shard.Key, e shard.Entry, t int64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for d.n > 0 && d.buf[d.start].at < t-keepRecent {
+		d.pop()
+	}
+	if d.n == len(d.buf) {
+		if len(d.buf) < maxDepartures {
+			d.grow()
+		} else {
+			d.pop()
+		}
+	}
+	k.Name, e.Member = strings.Clone(k.Name), strings.Clone(e.Member)
+	d.buf[(d.start+d.n)%len(d.buf)] = departure{id, k, e, t}
+	d.n++
+}
+
+func (d *departureLog) pop() {
+	d.buf[d.start] = departure{}
+	d.start = (d.start + 1) % len(d.buf)
+	d.n--
+}
+
+func (d *departureLog) grow() {
+	nb := make([]departure, max(16, 2*len(d.buf)))
+	for i := range d.n {
+		nb[i] = d.buf[(d.start+i)%len(d.buf)]
+	}
+	d.buf, d.start = nb, 0
+}
+
+// departedNames appends to names the members of k whose copy shard id
+// lost to a handoff at or after since, where q matched it, written at or
+// after cut.
+func (r *Router) departedNames(names []string, id shard.ID, k shard.Key, q *geo.Search, cut, since int64) []string {
+	if since <= 0 {
+		return names
+	}
+	d := &r.remote.departures
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for j := d.n - 1; j >= 0; j-- {
+		dp := &d.buf[(d.start+j)%len(d.buf)]
+		if dp.at < since {
+			break
+		}
+		if dp.id != id || dp.k != k || dp.e.Stamp < cut {
+			continue
+		}
+		if _, ok := q.Match(dp.e.Lon, dp.e.Lat); ok && q.CellOf(dp.e.Score) >= 0 {
+			names = append(names, dp.e.Member)
+		}
+	}
+	return names
+}
