@@ -124,8 +124,8 @@ type remoteState struct {
 	fills  sync.Map // shard.ID -> *fill: replicas being filled here (replica.go)
 	keyLog keyLog   // whole-key changes a fill must not undo (replica_keys.go)
 
-	dropNotices atomic.Bool // tests: lose every owner notice (DropOwnerNotices)
-	arrivals    arrivals    // marks on copies whose old copy may be left (arrivals.go)
+	dropNotices atomic.Bool  // tests: lose every owner notice (DropOwnerNotices)
+	arrivals    arrivals     // marks on copies whose old copy may be left (arrivals.go)
 	departures  departureLog // copies handoffs deleted lately (departures.go)
 }
 
