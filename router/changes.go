@@ -38,10 +38,8 @@ type change struct {
 // changeLog is a ring of the changes of the last keepRecent, oldest
 // first.
 type changeLog struct {
-	mu    sync.Mutex
-	buf   []change
-	start int
-	n     int
+	mu sync.Mutex
+	ring[change]
 	// lostUntil is when the newest change dropped at maxChanges was
 	// made: a count since then cannot name them all.
 	lostUntil int64
@@ -63,44 +61,16 @@ func (r *Router) watchChanges() {
 func (c *changeLog) add(id shard.ID, k shard.Key, member string, t int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for c.n > 0 && c.buf[c.start].at < t-keepRecent {
-		c.pop()
-	}
-	if c.n == len(c.buf) {
-		if len(c.buf) < maxChanges {
-			c.grow()
-		} else {
-			c.lostUntil = max(c.lostUntil, c.buf[c.start].at)
-			c.pop()
-		}
-	}
-	if c.n > 0 {
-		// Consecutive changes are mostly of one key: share its name.
-		if last := &c.buf[(c.start+c.n-1)%len(c.buf)]; last.k == k {
-			k = last.k
-		} else {
-			k.Name = strings.Clone(k.Name)
-		}
+	c.prune(func(ch *change) bool { return ch.at < t-keepRecent })
+	// Consecutive changes are mostly of one key: share its name.
+	if c.n > 0 && c.at(c.n-1).k == k {
+		k = c.at(c.n - 1).k
 	} else {
 		k.Name = strings.Clone(k.Name)
 	}
-	c.buf[(c.start+c.n)%len(c.buf)] = change{id, k, strings.Clone(member), t}
-	c.n++
-}
-
-func (c *changeLog) pop() {
-	c.buf[c.start] = change{}
-	c.start = (c.start + 1) % len(c.buf)
-	c.n--
-}
-
-// grow doubles the ring, oldest first.
-func (c *changeLog) grow() {
-	nb := make([]change, max(64, 2*len(c.buf)))
-	for i := range c.n {
-		nb[i] = c.buf[(c.start+i)%len(c.buf)]
+	if old, dropped := c.push(change{id, k, strings.Clone(member), t}, maxChanges, 64); dropped {
+		c.lostUntil = max(c.lostUntil, old.at)
 	}
-	c.buf, c.start = nb, 0
 }
 
 // since appends to names the members of k changed at or after t in the
@@ -109,7 +79,7 @@ func (c *changeLog) since(names []string, ids []shard.ID, k shard.Key, t int64) 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for j := c.n - 1; j >= 0; j-- {
-		ch := &c.buf[(c.start+j)%len(c.buf)]
+		ch := c.at(j)
 		if ch.at < t {
 			break
 		}

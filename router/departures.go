@@ -35,13 +35,10 @@ type departure struct {
 	at int64 // ns
 }
 
-// departureLog is a ring of the departures of the last keepRecent,
-// oldest first.
+// departureLog is the departures of the last keepRecent, oldest first.
 type departureLog struct {
-	mu    sync.Mutex
-	buf   []departure
-	start int
-	n     int
+	mu sync.Mutex
+	ring[departure]
 }
 
 // watchDepartures has every local shard record the copies its handoffs
@@ -60,33 +57,9 @@ func (r *Router) watchDepartures() {
 func (d *departureLog) add(id shard.ID, k shard.Key, e shard.Entry, t int64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for d.n > 0 && d.buf[d.start].at < t-keepRecent {
-		d.pop()
-	}
-	if d.n == len(d.buf) {
-		if len(d.buf) < maxDepartures {
-			d.grow()
-		} else {
-			d.pop()
-		}
-	}
+	d.prune(func(dp *departure) bool { return dp.at < t-keepRecent })
 	k.Name, e.Member = strings.Clone(k.Name), strings.Clone(e.Member)
-	d.buf[(d.start+d.n)%len(d.buf)] = departure{id, k, e, t}
-	d.n++
-}
-
-func (d *departureLog) pop() {
-	d.buf[d.start] = departure{}
-	d.start = (d.start + 1) % len(d.buf)
-	d.n--
-}
-
-func (d *departureLog) grow() {
-	nb := make([]departure, max(16, 2*len(d.buf)))
-	for i := range d.n {
-		nb[i] = d.buf[(d.start+i)%len(d.buf)]
-	}
-	d.buf, d.start = nb, 0
+	d.push(departure{id, k, e, t}, maxDepartures, 16)
 }
 
 // departedNames appends to names the members of k whose copy shard id
@@ -100,7 +73,7 @@ func (r *Router) departedNames(names []string, id shard.ID, k shard.Key, q *geo.
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for j := d.n - 1; j >= 0; j-- {
-		dp := &d.buf[(d.start+j)%len(d.buf)]
+		dp := d.at(j)
 		if dp.at < since {
 			break
 		}
