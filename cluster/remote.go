@@ -101,7 +101,8 @@ func searchArgs(q *geo.Search) []any {
 }
 
 // searchCallArgs are a SEARCH's or NEAREST's words; since, when set,
-// asks for the copies the shard lost to handoffs since then too.
+// asks too for the members whose copy the shard lost to handoffs since
+// then (router/departures.go).
 func searchCallArgs(id shard.ID, k shard.Key, q *geo.Search, minStamp int64, n int, since int64) []any {
 	args := append([]any{itoa(int64(id)), itoa(int64(k.DB)), k.Name, itoa(minStamp), itoa(int64(n))}, searchArgs(q)...)
 	if since > 0 {
