@@ -109,17 +109,20 @@ func (r *Router) handoff(k shard.Key, g *geoKey, member string, h uint64, from, 
 	r.stats.Border(from, to).Handoffs.Add(1)
 	var old shard.Entry
 	var had bool
-	// Counted before the delete, and not while a search reads alone: a
-	// search reading both shards meanwhile reads them again (readShards).
-	g.handing.RLock()
-	g.handoffs.Add(1)
 	if r.hooks.dropDeletes.Load() {
+		// The old copy stays: no search can miss the member, and a range
+		// reading alone with its stripe locks (currentIn) must not wait.
 		r.hooks.dropped.Store(true)
 		old, had = r.shards[from].Get(k, member)
 	} else {
+		// Counted before the delete, and not while a search reads alone:
+		// a search reading both shards meanwhile reads them again
+		// (readShards).
+		g.handing.RLock()
+		g.handoffs.Add(1)
 		old, had = r.shards[from].DeleteHash(k, member, stamp-1, h)
+		g.handing.RUnlock()
 	}
-	g.handing.RUnlock()
 	r.depart(g, member, from)
 	return shard.Value{Score: old.Score, Stamp: old.Stamp}, had
 }
