@@ -217,11 +217,7 @@ func (r *Router) reassert(ctx context.Context, k shard.Key, member string, to *s
 	// the old copy dropped it as older (dropOlder). Twice, as a refusal
 	// may also be the view moving on (putDecided refreshes it).
 	var err error
-	for try := range 4 {
-		expect := to.stamp
-		if try%2 == 1 {
-			expect = -1
-		}
+	for _, expect := range []int64{to.stamp, -1, to.stamp, -1} {
 		if err = r.putDecided(ctx, to.shard, k, e, expect); !errors.Is(err, ErrStaleCopy) {
 			break
 		}

@@ -46,12 +46,18 @@ type changeLog struct {
 }
 
 // watchChanges has every local shard record its members' arrivals and
-// departures; cluster mode only, so a single node's writes do not pay.
+// departures, for counts, and the copies its handoffs delete, for
+// searches (departures.go); cluster mode only, so a single node's writes
+// do not pay.
 func (r *Router) watchChanges() {
 	for i, s := range r.shards {
 		id := shard.ID(i)
-		s.Watch(func(k shard.Key, member string) {
-			r.remote.arrivals.changes.add(id, k, member, now())
+		s.Watch(func(k shard.Key, e shard.Entry, left bool) {
+			t := now()
+			r.remote.arrivals.changes.add(id, k, e.Member, t)
+			if left {
+				r.remote.departures.add(id, k, e, t)
+			}
 		})
 	}
 }

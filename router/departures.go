@@ -18,6 +18,7 @@ package router
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"geoshard/geo"
 	"geoshard/shard"
@@ -39,17 +40,10 @@ type departure struct {
 type departureLog struct {
 	mu sync.Mutex
 	ring[departure]
-}
-
-// watchDepartures has every local shard record the copies its handoffs
-// delete; cluster mode only, with watchChanges.
-func (r *Router) watchDepartures() {
-	for i, s := range r.shards {
-		id := shard.ID(i)
-		s.WatchDepartures(func(k shard.Key, e shard.Entry) {
-			r.remote.departures.add(id, k, e, now())
-		})
-	}
+	// newest is when the last departure was added: a search that began
+	// after it reads nothing under mu, which every search's shards would
+	// otherwise take in turn.
+	newest atomic.Int64
 }
 
 // add records a departure at t, copying the names out of the request or
@@ -60,16 +54,17 @@ func (d *departureLog) add(id shard.ID, k shard.Key, e shard.Entry, t int64) {
 	d.prune(func(dp *departure) bool { return dp.at < t-keepRecent })
 	k.Name, e.Member = strings.Clone(k.Name), strings.Clone(e.Member)
 	d.push(departure{id, k, e, t}, maxDepartures, 16)
+	d.newest.Store(t)
 }
 
 // departedNames appends to names the members of k whose copy shard id
 // lost to a handoff at or after since, where q matched it, written at or
 // after cut.
 func (r *Router) departedNames(names []string, id shard.ID, k shard.Key, q *geo.Search, cut, since int64) []string {
-	if since <= 0 {
+	d := &r.remote.departures
+	if since <= 0 || d.newest.Load() < since {
 		return names
 	}
-	d := &r.remote.departures
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for j := d.n - 1; j >= 0; j-- {

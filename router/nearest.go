@@ -72,9 +72,10 @@ func (r *Router) NearestInto(dst []shard.Hit, k shard.Key, q *geo.Search, n int)
 		}
 	}
 	r.stats.countFanOut(res.Shards)
-	if r.handedOff(g, seen) || len(w.missing(res.Hits)) > 0 && r.countRetry() {
+	if handedOff(g, seen) || len(w.missing(res.Hits)) > 0 {
 		// A member handed off between two shards meanwhile may be
 		// missing: the full search reads them again.
+		r.stats.SearchRetries.Add(1)
 		return Result{Hits: dst}, false
 	}
 	if len(r.missed(mark, q, asked)) > 0 {

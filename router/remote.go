@@ -135,7 +135,6 @@ func (r *Router) SetRemote(rm Remote) {
 	r.cl = rm     // first: keys made from now on stay wide
 	r.widenKeys() // a cluster node caches scores of members on other nodes
 	r.watchChanges()
-	r.watchDepartures()
 }
 
 // Clustered reports whether the router is one node of a cluster.

@@ -35,11 +35,11 @@ const searchAttempts = 3
 // missed are looked up (w, departures.go).
 func (r *Router) readShards(g *geoKey, n int, read func(alone bool, w *moveWatch)) {
 	switch {
-	case n < 2 || r.cl == nil && g == nil:
-		read(false, nil)
-		return
 	case r.cl != nil:
 		read(false, r.watchMoves(n))
+		return
+	case !watchesHandoffs(g, n):
+		read(false, nil)
 		return
 	}
 	for try := 1; try < searchAttempts; try++ {
@@ -48,7 +48,7 @@ func (r *Router) readShards(g *geoKey, n int, read func(alone bool, w *moveWatch
 		if g.handoffs.Load() == seen {
 			return
 		}
-		r.countRetry()
+		r.stats.SearchRetries.Add(1)
 	}
 	g.handing.Lock()
 	defer g.handing.Unlock()
@@ -143,11 +143,15 @@ func (r *Router) findDeparted(res *Result, w *moveWatch, k shard.Key, q *geo.Sea
 	}
 }
 
+// watchesHandoffs reports whether a single node's read of n shards of g
+// can miss a member handed off between them (readShards).
+func watchesHandoffs(g *geoKey, n int) bool { return n >= 2 && g != nil }
+
 // handoffsSeen returns g's handoff count before a nearest walk of this
-// node's shards ids, or 0 when no handoff can make it miss a member
-// (readShards).
+// node's shards ids, plus one; 0 when no handoff can make it miss a
+// member (readShards).
 func (r *Router) handoffsSeen(g *geoKey, ids []shard.ID) uint64 {
-	if len(ids) < 2 || r.cl != nil || g == nil {
+	if r.cl != nil || !watchesHandoffs(g, len(ids)) {
 		return 0
 	}
 	return g.handoffs.Load() + 1
@@ -156,12 +160,6 @@ func (r *Router) handoffsSeen(g *geoKey, ids []shard.ID) uint64 {
 // handedOff reports whether members were handed off since a nearest walk
 // saw seen (handoffsSeen): then it may have missed one, and the full
 // search (readShards) answers instead.
-func (r *Router) handedOff(g *geoKey, seen uint64) bool {
-	return seen != 0 && g.handoffs.Load()+1 != seen && r.countRetry()
-}
-
-// countRetry counts a search read again, and reports true.
-func (r *Router) countRetry() bool {
-	r.stats.SearchRetries.Add(1)
-	return true
+func handedOff(g *geoKey, seen uint64) bool {
+	return seen != 0 && g.handoffs.Load()+1 != seen
 }

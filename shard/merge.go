@@ -29,7 +29,7 @@ func (s *Shard) PutNewer(k Key, e Entry) bool {
 	}
 	st.put(e)
 	if !ok && s.changed != nil {
-		s.changed(k, e.Member)
+		s.changed(k, e, false)
 	}
 	return true
 }
@@ -45,7 +45,7 @@ func (s *Shard) PutNewerHash(k Key, e Entry, h uint64) bool {
 	case !ok:
 		st.insertHash(e, h)
 		if s.changed != nil {
-			s.changed(k, e.Member)
+			s.changed(k, e, false)
 		}
 	case st.items.at(at).stamp >= e.Stamp:
 		return false
@@ -69,31 +69,23 @@ func (s *Shard) PutIf(k Key, e Entry, expect int64) bool {
 	}
 	st.put(e)
 	if !ok && s.changed != nil {
-		s.changed(k, e.Member)
+		s.changed(k, e, false)
 	}
 	return true
 }
 
 // Watch has changed called, under the shard's lock, whenever a put
 // (PutNewer, PutNewerHash, PutIf) stores a member that had no copy here
-// or a delete bounded by a newer write (notAfter below math.MaxInt64: a
-// handoff's, the member living on elsewhere) removes one; a delete of the
-// member (ZREM) is not a change a count could be wrong by. A cluster count needs to know which members
+// (with the copy stored) or a delete bounded by a newer write (notAfter
+// below math.MaxInt64: a handoff's, the member living on elsewhere)
+// removes one (with the copy removed, and left set); a delete of the
+// member (ZREM) is not a change a count or a search could be wrong by. A cluster count needs to know which members
 // crossed between shards while it read them, and it must not be able to
 // see the copy before the change is known: a put that said whether it
 // inserted would leave a moment between the two. changed must not call
 // the shard. Set it before the shard is shared.
-func (s *Shard) Watch(changed func(k Key, member string)) {
+func (s *Shard) Watch(changed func(k Key, e Entry, left bool)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.changed = changed
-}
-
-// WatchDepartures has departed called, under the shard's lock, with the
-// copy a handoff's delete (notAfter below math.MaxInt64) removes. Set it
-// before the shard is shared.
-func (s *Shard) WatchDepartures(departed func(k Key, e Entry)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.departed = departed
 }

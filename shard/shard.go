@@ -44,10 +44,7 @@ type Shard struct {
 	walks sync.Pool
 	// changed, when set (Watch), hears each member gaining its copy here
 	// or losing it to a handoff; called under mu.
-	changed func(k Key, member string)
-	// departed, when set (WatchDepartures), hears each copy a handoff
-	// deletes here; called under mu.
-	departed func(k Key, e Entry)
+	changed func(k Key, e Entry, left bool)
 }
 
 // New returns an empty shard.
@@ -109,14 +106,8 @@ func (s *Shard) DeleteHash(k Key, member string, notAfter int64, h uint64) (Entr
 	if st.len() == 0 {
 		delete(s.sets, k)
 	}
-	if notAfter < math.MaxInt64 {
-		// A handoff's: the member lives on elsewhere.
-		if s.changed != nil {
-			s.changed(k, member)
-		}
-		if s.departed != nil {
-			s.departed(k, e)
-		}
+	if s.changed != nil && notAfter < math.MaxInt64 {
+		s.changed(k, e, true) // a handoff's: the member lives on elsewhere
 	}
 	return e, true
 }

@@ -2,6 +2,7 @@ package shard
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -36,11 +37,14 @@ func TestWatch(t *testing.T) {
 				s.Put(k, NewEntry("m", 2, c.have))
 			}
 			var heard []string
-			s.Watch(func(got Key, member string) {
+			s.Watch(func(got Key, e Entry, left bool) {
 				if got != k {
 					t.Errorf("heard key %v, want %v", got, k)
 				}
-				heard = append(heard, member)
+				if isDelete := strings.HasPrefix(c.name, "Delete"); left != isDelete {
+					t.Errorf("heard left %v", left)
+				}
+				heard = append(heard, e.Member)
 			})
 			c.op(s)
 			if want := map[bool]int{true: 1, false: 0}[c.heard]; len(heard) != want || want == 1 && heard[0] != "m" {
