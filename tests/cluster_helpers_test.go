@@ -230,10 +230,39 @@ func hungPeer(t *testing.T, n *clusterNode) (resume func()) {
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatalf("SIGSTOP %s: %v", n.id, err)
 	}
+	// kill returns once the signal is sent; a thread already running
+	// goes on until the kernel stops it, and may still answer a call.
+	for deadline := time.Now().Add(5 * time.Second); !stopped(pid); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("SIGSTOP %s: some thread still runs after 5 s", n.id)
+		}
+	}
 	var once sync.Once
 	resume = func() { once.Do(func() { syscall.Kill(pid, syscall.SIGCONT) }) }
 	t.Cleanup(resume)
 	return resume
+}
+
+// stopped reports whether every thread of process pid is stopped (state
+// T in /proc/<pid>/task/<tid>/stat).
+func stopped(pid int) bool {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+	if err != nil || len(tasks) == 0 {
+		return false
+	}
+	for _, task := range tasks {
+		b, err := os.ReadFile(task)
+		if err != nil {
+			return false
+		}
+		// The state follows the command name in parentheses, which may
+		// itself hold spaces or parentheses.
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 || i+2 >= len(b) || b[i+2] != 'T' && b[i+2] != 't' {
+			return false
+		}
+	}
+	return true
 }
 
 // percentile returns the p-th percentile (0..1) of ds.
