@@ -45,8 +45,9 @@ func (c *call) Get(ctx context.Context, ids []shard.ID, k shard.Key, member stri
 	return c.p.get(ctx, c.pass, c.ver, ids, k, member, cut)
 }
 
-func (c *call) Scan(ctx context.Context, ids []shard.ID, k shard.Key, min, max router.Bound, rev bool, cut int64, want int) ([]shard.Entry, bool, error) {
-	return c.p.scan(ctx, c.pass, c.ver, ids, k, min, max, rev, cut, want)
+func (c *call) Scan(ctx context.Context, ids []shard.ID, k shard.Key, min, max router.Bound, rev bool, cut int64, want int,
+	since int64) ([]shard.Entry, bool, []string, error) {
+	return c.p.scan(ctx, c.pass, c.ver, ids, k, min, max, rev, cut, want, since)
 }
 
 func (c *call) Owner(ctx context.Context, k shard.Key, member string, cp router.Copy) (int64, error) {

@@ -93,7 +93,7 @@ func internalSearch(r *router.Router, t *Table, p *parser, w Replier, nearest bo
 
 func internalRange(r *router.Router, t *Table, p *parser, w Replier) {
 	k := p.key()
-	cut := p.int()
+	cut, since := p.int(), p.int()
 	rev := p.str() == "1"
 	want := p.int()
 	min := router.Bound{Score: p.float(), Exclusive: p.str() == "1"}
@@ -105,10 +105,14 @@ func internalRange(r *router.Router, t *Table, p *parser, w Replier) {
 	if want <= 0 || want > math.MaxInt32 {
 		want = math.MaxInt
 	}
-	es, truncated := r.ScanLocal(ids, k, min, max, rev, cut, int(want))
-	w.Array(2)
+	es, truncated, departed := r.ScanLocal(ids, k, min, max, rev, cut, int(want), since)
+	w.Array(3)
 	w.BulkString(boolArg(truncated))
 	w.Bulk(encodeEntries(es))
+	w.Array(len(departed))
+	for _, m := range departed {
+		w.BulkString(m)
+	}
 }
 
 func internalOwner(r *router.Router, t *Table, p *parser, w Replier) {

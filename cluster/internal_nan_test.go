@@ -52,7 +52,7 @@ func TestInternalPutNaNScore(t *testing.T) {
 		for i := range 40 {
 			put(fmt.Sprintf("m%02d", i), 400-i*10)
 		}
-		es, _ := r.ScanLocal([]shard.ID{0}, k, router.Bound{Score: math.Inf(-1)}, router.Bound{Score: math.Inf(1)}, false, 0, 0)
+		es, _, _ := r.ScanLocal([]shard.ID{0}, k, router.Bound{Score: math.Inf(-1)}, router.Bound{Score: math.Inf(1)}, false, 0, 0, 0)
 		if len(es) != 40 {
 			t.Errorf("%s: a range of every score holds %d members, want 40", c.name, len(es))
 		}

@@ -231,27 +231,34 @@ func (p *peer) get(ctx context.Context, pass string, ver int64, ids []shard.ID, 
 }
 
 // scan returns, per shard of ids, up to want copies within [min, max] in
-// sorted-set order (reversed with rev), and whether some shard had more.
+// sorted-set order (reversed with rev), and whether some shard had more;
+// with since > 0, the members whose copy in the range the shards lost to
+// handoffs since then.
 func (p *peer) scan(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key,
-	min, max router.Bound, rev bool, minStamp int64, want int) ([]shard.Entry, bool, error) {
-	args := []any{itoa(int64(k.DB)), k.Name, itoa(minStamp), boolArg(rev), itoa(int64(want)),
+	min, max router.Bound, rev bool, minStamp int64, want int, since int64) ([]shard.Entry, bool, []string, error) {
+	args := []any{itoa(int64(k.DB)), k.Name, itoa(minStamp), itoa(since), boolArg(rev), itoa(int64(want)),
 		ftoa(min.Score), boolArg(min.Exclusive), ftoa(max.Score), boolArg(max.Exclusive)}
 	for _, id := range ids {
 		args = append(args, itoa(int64(id)))
 	}
 	v, err := p.do(ctx, pass, ver, "GEOSHARD.RANGE", args...)
 	if err != nil {
-		return nil, false, err
+		return nil, false, nil, err
 	}
 	arr, _ := v.([]any)
-	if len(arr) != 2 {
-		return nil, false, fmt.Errorf("node %s: GEOSHARD.RANGE: malformed reply", p.id)
+	var departed []string
+	ok := len(arr) == 3
+	if ok {
+		departed, ok = strs(arr[2])
+	}
+	if !ok {
+		return nil, false, nil, fmt.Errorf("node %s: GEOSHARD.RANGE: malformed reply", p.id)
 	}
 	out, err := decodeEntriesWire(str(arr[1]))
 	if err != nil {
-		return nil, false, fmt.Errorf("node %s: GEOSHARD.RANGE: %w", p.id, err)
+		return nil, false, nil, fmt.Errorf("node %s: GEOSHARD.RANGE: %w", p.id, err)
 	}
-	return out, str(arr[0]) == "1", nil
+	return out, str(arr[0]) == "1", departed, nil
 }
 
 // owner tells a node where a member's copy now is, after a handoff, so

@@ -104,7 +104,7 @@ func (r *Router) keyIn(ctx context.Context, ids []shard.ID, k shard.Key, cut int
 		found = found || len(es) > 0
 		mu.Unlock()
 	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
-		es, _, err := p.Scan(ctx, ids, k, all[0], all[1], false, cut, 1)
+		es, _, _, err := p.Scan(ctx, ids, k, all[0], all[1], false, cut, 1, 0)
 		mu.Lock()
 		found = found || len(es) > 0
 		mu.Unlock()

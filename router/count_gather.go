@@ -33,7 +33,7 @@ var errUnsettled = errors.New("count not settled: members kept moving between sh
 // copy then); a member found nowhere and named again is asked again.
 func (r *Router) gatherCount(k shard.Key, min, max Bound, cut int64) (int, error) {
 	began := now() - clockSlack
-	es, _, err := r.scanCluster(k, min, max, false, cut, math.MaxInt)
+	es, _, err := r.scanCluster(k, min, max, false, cut, math.MaxInt, nil)
 	if err != nil {
 		return len(es), err
 	}

@@ -1,19 +1,20 @@
 package router
 
 // Departures: the copies this node's shards lost to handoffs lately, kept
-// for searches in cluster mode. A search reads its shards on several
-// nodes, each at its own moment; a handoff (new copy stored in one shard,
-// then the old one deleted in another) that falls between the reads of
-// the new shard (before the copy came) and the old one (after it went)
-// leaves the member out: 7-12 of 378-385 searches through a node while 8
-// drivers crossed a 3 x 3 map (TestClusterSearchDuringHandoffs). So a
-// shard answering a search also names the members whose copy, one the
-// search matches, it lost to a handoff since the search began (less the
-// nodes' clock slack); a named member the search did not find is looked
-// up, and its current copy joins the answer if the search matches it
-// (findDeparted). Answering the lost copy itself would show a member
-// moved on since, or removed, where it was: a search right after
-// handoffs and ZREMs answered removed members.
+// for searches and ranges in cluster mode. A search reads its shards on
+// several nodes, each at its own moment; a handoff (new copy stored in
+// one shard, then the old one deleted in another) that falls between the
+// reads of the new shard (before the copy came) and the old one (after it
+// went) leaves the member out: 7-12 of 378-385 searches through a node
+// while 8 drivers crossed a 3 x 3 map (TestClusterSearchDuringHandoffs),
+// and 2-4 of 43-45 whole-key ZRANGEs. So a shard answering a search or a
+// range also names the members whose copy, one the read took, it lost to
+// a handoff since the read began (less the nodes' clock slack); a named
+// member the read did not find is looked up, and its current copy joins
+// the answer if the read takes it (findDeparted, findDepartedIn).
+// Answering the lost copy itself would show a member moved on since, or
+// removed, where it was: a search right after handoffs and ZREMs answered
+// removed members.
 
 import (
 	"strings"
@@ -58,9 +59,9 @@ func (d *departureLog) add(id shard.ID, k shard.Key, e shard.Entry, t int64) {
 }
 
 // departedNames appends to names the members of k whose copy shard id
-// lost to a handoff at or after since, where q matched it, written at or
-// after cut.
-func (r *Router) departedNames(names []string, id shard.ID, k shard.Key, q *geo.Search, cut, since int64) []string {
+// lost to a handoff at or after since, where the read took it (match),
+// written at or after cut.
+func (r *Router) departedNames(names []string, id shard.ID, k shard.Key, cut, since int64, match func(shard.Entry) bool) []string {
 	d := &r.remote.departures
 	if since <= 0 || d.newest.Load() < since {
 		return names
@@ -75,9 +76,23 @@ func (r *Router) departedNames(names []string, id shard.ID, k shard.Key, q *geo.
 		if dp.id != id || dp.k != k || dp.e.Stamp < cut {
 			continue
 		}
-		if _, ok := q.Match(dp.e.Lon, dp.e.Lat); ok && q.CellOf(dp.e.Score) >= 0 {
+		if match(dp.e) {
 			names = append(names, dp.e.Member)
 		}
 	}
 	return names
+}
+
+// searchTakes reports whether search q takes copy e: the read whose
+// departed members a search asks for.
+func searchTakes(q *geo.Search) func(shard.Entry) bool {
+	return func(e shard.Entry) bool {
+		_, ok := q.Match(e.Lon, e.Lat)
+		return ok && q.CellOf(e.Score) >= 0
+	}
+}
+
+// rangeTakes reports whether a range [min, max] takes copy e.
+func rangeTakes(min, max Bound) func(shard.Entry) bool {
+	return func(e shard.Entry) bool { return min.below(e.Score) && max.above(e.Score) }
 }

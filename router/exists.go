@@ -15,8 +15,9 @@ func (r *Router) TryExists(k shard.Key) (bool, error) {
 		return r.Card(k) > 0, nil
 	}
 	cut := r.minStamp(r.key(k, false), now())
-	es, _, err := r.scanCluster(k, everything[0], everything[1], false, cut, 1)
-	if len(es) > 0 {
+	w := r.watchMoves(len(r.shards)) // as a range (ranges.go)
+	es, _, err := r.scanCluster(k, everything[0], everything[1], false, cut, 1, w)
+	if len(r.findDepartedIn(es, w, k, everything[0], everything[1], cut)) > 0 {
 		return true, nil
 	}
 	return false, err

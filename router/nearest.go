@@ -72,7 +72,7 @@ func (r *Router) NearestInto(dst []shard.Hit, k shard.Key, q *geo.Search, n int)
 		}
 	}
 	r.stats.countFanOut(res.Shards)
-	if handedOff(g, seen) || len(w.missing(res.Hits)) > 0 {
+	if handedOff(g, seen) || len(w.missing(len(res.Hits), res.member)) > 0 {
 		// A member handed off between two shards meanwhile may be
 		// missing: the full search reads them again.
 		r.stats.SearchRetries.Add(1)
@@ -103,7 +103,7 @@ func (r *Router) nearestFan(dst []shard.Hit, ids []shard.ID, k shard.Key, q *geo
 		complete := true
 		local := func(s *shard.Shard) error {
 			dst, complete = s.Nearest(k, q, cut, n+1, dst)
-			w.local(r, id, k, q, cut)
+			w.local(r, []shard.ID{id}, k, cut, searchTakes(q))
 			return nil
 		}
 		var err error

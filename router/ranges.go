@@ -77,8 +77,12 @@ func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want 
 	if r.cl != nil {
 		// Only whole copies from every node, the newest of each member:
 		// the owner table here is a cache and cannot pick the current one.
-		all, truncated, err := r.scanCluster(k, min, max, rev, cut, want)
-		return sortMembers(all, rev), truncated && len(all) < want, err
+		// The nodes read at their own moments: a member handed off between
+		// two shards meanwhile is named by the shard it left (departures.go).
+		w := r.watchMoves(len(r.shards))
+		all, truncated, err := r.scanCluster(k, min, max, rev, cut, want, w)
+		short := truncated && len(all) < want
+		return sortMembers(r.findDepartedIn(all, w, k, min, max, cut), rev), short, err
 	}
 	// A shard cut short gives its first want copies; once old copies (a
 	// lost delete, a move half seen) are dropped from them, members past

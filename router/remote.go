@@ -69,8 +69,10 @@ type Peer interface {
 	// Get returns the newest copy of a member not older than cut.
 	Get(ctx context.Context, ids []shard.ID, k shard.Key, member string, cut int64) (Copy, bool, error)
 	// Scan returns up to want copies per shard within [min, max], and
-	// whether some shard had more.
-	Scan(ctx context.Context, ids []shard.ID, k shard.Key, min, max Bound, rev bool, cut int64, want int) ([]shard.Entry, bool, error)
+	// whether some shard had more; with since > 0, as Search, the members
+	// whose copy in the range the shards lost to handoffs since then.
+	Scan(ctx context.Context, ids []shard.ID, k shard.Key, min, max Bound, rev bool, cut int64, want int,
+		since int64) (es []shard.Entry, truncated bool, departed []string, err error)
 	// Owner tells the node where a member's copy now is.
 	Owner(ctx context.Context, k shard.Key, member string, c Copy) (int64, error)
 	Drop(ctx context.Context, k shard.Key) (int64, error)

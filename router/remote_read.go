@@ -83,8 +83,10 @@ func unread(ids []shard.ID, err error) error {
 // scanCluster gathers up to want copies per shard within [min, max] from
 // every node; truncated says some shard had more. When some shard could
 // not be read it returns what the others hold with the error: Try* calls
-// answer the error, the older calls keep their partial answers.
-func (r *Router) scanCluster(k shard.Key, min, max Bound, rev bool, cut int64, want int) ([]shard.Entry, bool, error) {
+// answer the error, the older calls keep their partial answers. w, when
+// set, hears which members handoffs took from the shards since the range
+// began (departures.go).
+func (r *Router) scanCluster(k shard.Key, min, max Bound, rev bool, cut int64, want int, w *moveWatch) ([]shard.Entry, bool, error) {
 	ctx, cancel := r.callCtx()
 	defer cancel()
 	var (
@@ -94,11 +96,13 @@ func (r *Router) scanCluster(k shard.Key, min, max Bound, rev bool, cut int64, w
 	)
 	err := r.onNodes(ctx, nil, func(ids []shard.ID) {
 		es, tr := r.scanLocal(ids, k, min, max, rev, cut, want)
+		w.local(r, ids, k, cut, rangeTakes(min, max))
 		mu.Lock()
 		all, truncated = append(all, es...), truncated || tr
 		mu.Unlock()
 	}, func(ctx context.Context, p Peer, ids []shard.ID) error {
-		es, tr, err := p.Scan(ctx, ids, k, min, max, rev, cut, want)
+		es, tr, departed, err := p.Scan(ctx, ids, k, min, max, rev, cut, want, w.from())
+		w.add(departed)
 		mu.Lock()
 		all, truncated = append(all, es...), truncated || tr
 		mu.Unlock()

@@ -67,6 +67,9 @@ func (r *Router) SearchInto(dst []shard.Hit, k shard.Key, q *geo.Search, limit i
 	return res
 }
 
+// member is the name of hit i, for moveWatch.missing.
+func (res *Result) member(i int) string { return res.Hits[i].Member }
+
 // askShards asks the shards ids (sorted, distinct) for q's hits, appended
 // to dst: one local shard on the fast path that counts no border, more
 // through fanOut; w, when set, hears which members handoffs took from
@@ -94,7 +97,7 @@ func (r *Router) askFan(ids []shard.ID, dst []shard.Hit, k shard.Key, q *geo.Sea
 		}
 		err := r.onShard(ctx, id, func(s *shard.Shard) error {
 			dst = s.Search(k, q, cut, limit, dst)
-			w.local(r, id, k, q, cut)
+			w.local(r, []shard.ID{id}, k, cut, searchTakes(q))
 			return nil
 		}, func(ctx context.Context, p Peer) error {
 			hits, departed, err := p.Search(ctx, id, k, q, cut, limit, w.from())

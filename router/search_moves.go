@@ -82,15 +82,20 @@ func (w *moveWatch) add(names []string) {
 	w.mu.Unlock()
 }
 
-// local adds the members this node's shard id, just read, lost.
-func (w *moveWatch) local(r *Router, id shard.ID, k shard.Key, q *geo.Search, cut int64) {
-	if w != nil {
-		w.add(r.departedNames(nil, id, k, q, cut, w.since))
+// local adds the members this node's shards ids, just read, lost where
+// the read took them (match).
+func (w *moveWatch) local(r *Router, ids []shard.ID, k shard.Key, cut int64, match func(shard.Entry) bool) {
+	if w == nil {
+		return
+	}
+	for _, id := range ids {
+		w.add(r.departedNames(nil, id, k, cut, w.since, match))
 	}
 }
 
-// missing returns the departed members that hits do not hold.
-func (w *moveWatch) missing(hits []shard.Hit) []string {
+// missing returns the departed members that the n members the read
+// found (member(i)) do not hold.
+func (w *moveWatch) missing(n int, member func(i int) string) []string {
 	if w == nil {
 		return nil
 	}
@@ -99,9 +104,9 @@ func (w *moveWatch) missing(hits []shard.Hit) []string {
 	if len(w.departed) == 0 {
 		return nil
 	}
-	seen := make(map[string]bool, len(hits)+len(w.departed))
-	for _, h := range hits {
-		seen[h.Member] = true
+	seen := make(map[string]bool, n+len(w.departed))
+	for i := range n {
+		seen[member(i)] = true
 	}
 	var out []string
 	for _, m := range w.departed {
@@ -127,20 +132,42 @@ func (r *Router) watchMoves(n int) *moveWatch {
 // member's new shard before its copy came and its old one after it went
 // would have missed it.
 func (r *Router) findDeparted(res *Result, w *moveWatch, k shard.Key, q *geo.Search, cut int64) {
-	for _, m := range w.missing(res.Hits) {
-		cur, ok, err := r.findMember(k, m, cut)
-		if err != nil {
-			r.remoteFailed("get", err) // as a search's shard: left out
-		}
-		if !ok {
-			continue // removed, or expired
-		}
-		e := shard.NewEntry(m, cur.score, cur.stamp)
+	for _, e := range r.currentCopies(k, w.missing(len(res.Hits), res.member), cut) {
 		dist, match := q.Match(e.Lon, e.Lat)
 		if cell := q.CellOf(e.Score); match && cell >= 0 {
 			res.Hits = append(res.Hits, shard.Hit{Entry: e, Dist: dist, Cell: cell})
 		}
 	}
+}
+
+// findDepartedIn is findDeparted for a range [min, max]: it adds to all
+// the members w heard departed that all lacks, at their current copy,
+// where the range takes it.
+func (r *Router) findDepartedIn(all []shard.Entry, w *moveWatch, k shard.Key, min, max Bound, cut int64) []shard.Entry {
+	names := w.missing(len(all), func(i int) string { return all[i].Member })
+	takes := rangeTakes(min, max)
+	for _, e := range r.currentCopies(k, names, cut) {
+		if takes(e) {
+			all = append(all, e)
+		}
+	}
+	return all
+}
+
+// currentCopies returns the current copy of each of members found on
+// some node; one removed or expired meanwhile has none.
+func (r *Router) currentCopies(k shard.Key, members []string, cut int64) []shard.Entry {
+	var out []shard.Entry
+	for _, m := range members {
+		cur, ok, err := r.findMember(k, m, cut)
+		if err != nil {
+			r.remoteFailed("get", err) // as a read's shard: left out
+		}
+		if ok {
+			out = append(out, shard.NewEntry(m, cur.score, cur.stamp))
+		}
+	}
+	return out
 }
 
 // watchesHandoffs reports whether a single node's read of n shards of g

@@ -73,16 +73,25 @@ func (r *Router) SearchLocal(id shard.ID, k shard.Key, q *geo.Search, cut int64,
 	} else {
 		hits = r.shards[id].Search(k, q, cut, n, nil)
 	}
-	return hits, complete, r.departedNames(nil, id, k, q, cut, since)
+	return hits, complete, r.departedNames(nil, id, k, cut, since, searchTakes(q))
 }
 
 // ScanLocal is one node's part of a range: up to want copies per local
-// shard (all when want <= 0), and whether some shard had more.
-func (r *Router) ScanLocal(ids []shard.ID, k shard.Key, min, max Bound, rev bool, cut int64, want int) ([]shard.Entry, bool) {
+// shard (all when want <= 0), and whether some shard had more. With
+// since > 0 it names too, after the read, the members whose copy in the
+// range the shards lost to handoffs since then (departures.go).
+func (r *Router) ScanLocal(ids []shard.ID, k shard.Key, min, max Bound, rev bool, cut int64, want int,
+	since int64) (es []shard.Entry, truncated bool, departed []string) {
 	if want <= 0 {
 		want = math.MaxInt
 	}
-	return r.scanLocal(ids, k, min, max, rev, cut, want)
+	es, truncated = r.scanLocal(ids, k, min, max, rev, cut, want)
+	if since > 0 {
+		for _, id := range ids {
+			departed = r.departedNames(departed, id, k, cut, since, rangeTakes(min, max))
+		}
+	}
+	return es, truncated, departed
 }
 
 // CacheOwner records where another node placed a member's current copy,
