@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"os"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -44,5 +45,34 @@ func BenchmarkNonOwnerReads(b *testing.B) {
 			}
 		}
 	})
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-us/op")
+}
+
+// BenchmarkNonOwnerScores reads the scores of 100 drivers at once (GEOPOS
+// of a dispatch screen's drivers) through node a, the drivers spread over
+// every node's shards. go test ./cluster -run X -bench NonOwnerScores
+func BenchmarkNonOwnerScores(b *testing.B) {
+	nodes := benchNodesWith(b, NodeConfig{})
+	members, scores := benchDrivers()
+	key := shard.Key{Name: "drivers"}
+	for i := 0; i < len(members); i += 500 {
+		if _, _, err := nodes["a"].r.TryAddMany(key, members[i:i+500], scores[i:i+500], router.AddFlags{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	const asked = 100
+	step := len(members) / asked
+	var ask []string
+	for i := range asked {
+		ask = append(ask, members[i*step])
+	}
+	r := nodes["a"].r
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, ok := r.Scores(key, ask); slices.Contains(ok, false) {
+			b.Fatalf("a score missing: %v", ok)
+		}
+	}
 	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-us/op")
 }

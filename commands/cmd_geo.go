@@ -131,35 +131,19 @@ func (e *Engine) eachMember(c *Client, args [][]byte, missing func(), found func
 	e.eachScore(c, c.key(args[1]), args[2:], missing, found)
 }
 
-// eachScore writes an array of one reply per member. In cluster mode the
-// scores are all read first, so that a member that could not be looked
-// up answers -TRYAGAIN for the command instead of a nil in the array.
+// eachScore writes an array of one reply per member. The scores are all
+// read first (Router.TryScores: one read of each shard, or in cluster mode
+// of each node, for all the members), so that a member that could not be
+// looked up answers -TRYAGAIN for the command instead of a nil in the
+// array.
 func (e *Engine) eachScore(c *Client, k shard.Key, members [][]byte, missing func(), found func(score float64)) {
-	if !e.Router().Clustered() {
-		// One read of each shard for all its members (Router.Scores).
-		names := make([]string, len(members))
-		for i, m := range members {
-			names[i] = string(m)
-		}
-		scores, oks := e.Router().Scores(k, names)
-		c.W.Array(len(members))
-		for i := range members {
-			if oks[i] {
-				found(scores[i])
-			} else {
-				missing()
-			}
-		}
-		return
-	}
-	scores := make([]float64, len(members))
-	oks := make([]bool, len(members))
+	names := make([]string, len(members))
 	for i, m := range members {
-		var err error
-		scores[i], oks[i], err = e.Router().TryScore(k, string(m))
-		if tryAgain(c, err) {
-			return
-		}
+		names[i] = string(m)
+	}
+	scores, oks, err := e.Router().TryScores(k, names)
+	if tryAgain(c, err) {
+		return
 	}
 	c.W.Array(len(members))
 	for i := range members {

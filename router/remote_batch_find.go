@@ -32,8 +32,31 @@ func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int, puts *pu
 	if len(miss) == 0 {
 		return nil
 	}
-	best := make([]Copy, len(miss))
-	found := make([]bool, len(miss))
+	best, found, err := r.findMany(k, names, cut, puts)
+	if err != nil {
+		r.remoteFailed("get", err) // as findMember: the write goes on
+	}
+	for j, i := range miss {
+		it := &items[i]
+		if !found[j] {
+			it.exists = it.exists && err != nil
+			continue
+		}
+		it.cur, it.exists = best[j].slot(), true
+		r.observe(best[j].Stamp)
+		if best[j].Stamp >= it.stamp {
+			it.stamp = r.stamp() // a newer stamp from another clock
+		}
+	}
+	return err
+}
+
+// findMany is findMember for many members: their newest copies not older
+// than cut over every shard of the cluster, one GetPut per node for all
+// of them; with puts, each node also stores, after the look-up, the new
+// copies of its shards.
+func (r *Router) findMany(k shard.Key, names []string, cut int64, puts *putPlan) (best []Copy, found []bool, err error) {
+	best, found = make([]Copy, len(names)), make([]bool, len(names))
 	var mu sync.Mutex
 	keep := func(j int, c Copy) {
 		mu.Lock()
@@ -44,7 +67,7 @@ func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int, puts *pu
 	}
 	ctx, cancel := r.callCtx()
 	defer cancel()
-	err := r.onNodes(ctx, nil, func(ids []shard.ID) {
+	err = r.onNodes(ctx, nil, func(ids []shard.ID) {
 		cs, oks := r.GetLocalMany(ids, k, names, cut)
 		for j := range cs {
 			if oks[j] {
@@ -67,22 +90,7 @@ func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int, puts *pu
 		}
 		return unread(ids, err)
 	})
-	if err != nil {
-		r.remoteFailed("get", err) // as findMember: the write goes on
-	}
-	for j, i := range miss {
-		it := &items[i]
-		if !found[j] {
-			it.exists = it.exists && err != nil
-			continue
-		}
-		it.cur, it.exists = best[j].slot(), true
-		r.observe(best[j].Stamp)
-		if best[j].Stamp >= it.stamp {
-			it.stamp = r.stamp() // a newer stamp from another clock
-		}
-	}
-	return err
+	return best, found, err
 }
 
 // GetLocalMany is GetLocal for many members: for each, its newest copy

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -172,6 +173,48 @@ func (r *Router) scanLocal(ids []shard.ID, k shard.Key, min, max Bound, rev bool
 }
 
 var everything = [2]Bound{{Score: math.Inf(-1)}, {Score: math.Inf(1)}}
+
+// scoresCluster is scoreCluster for many members: one look-up per node
+// for all of them (findMany), where one per member made GEOPOS of 100
+// drivers through a node 100 rounds of calls to every node. Members found
+// nowhere are asked again, as findLive asks. Scores and ok are whole,
+// with the error, when some member was not found and some shard could not
+// be read.
+func (r *Router) scoresCluster(k shard.Key, members []string) (scores []float64, ok []bool, err error) {
+	scores, ok = make([]float64, len(members)), make([]bool, len(members))
+	cut := r.minStamp(r.key(k, false), now())
+	ask := make([]int, len(members)) // members not found yet
+	for i := range ask {
+		ask[i] = i
+	}
+	names := slices.Clone(members)
+	for try := 1; len(ask) > 0; try++ {
+		var best []Copy
+		var found []bool
+		best, found, err = r.findMany(k, names, cut, nil)
+		rest := ask[:0]
+		names = names[:0]
+		for j, i := range ask {
+			if found[j] {
+				scores[i], ok[i] = best[j].Score, true
+				r.observe(best[j].Stamp)
+			} else {
+				names, rest = append(names, members[i]), append(rest, i)
+			}
+		}
+		ask = rest
+		if err != nil || try == absentReads {
+			break
+		}
+	}
+	switch {
+	case err != nil && len(ask) > 0:
+		return scores, ok, r.readFailed("get", err)
+	case err != nil:
+		r.remoteFailed("get", err)
+	}
+	return scores, ok, nil
+}
 
 // cardCluster counts a key's members over every node, each once: one
 // count per node (remote_count.go), not every member.

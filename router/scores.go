@@ -12,16 +12,14 @@ import (
 // record names only the shard of a member's copy: the members are found
 // in their stripes first, then each shard is read once for all of its
 // members (shard.ValuesHash), where Score per member would look the key up
-// and lock the shard once a member. In cluster mode it is Score per
-// member.
+// and lock the shard once a member. In cluster mode it is TryScores
+// with the error dropped.
 func (r *Router) Scores(k shard.Key, members []string) (scores []float64, ok []bool) {
-	scores, ok = make([]float64, len(members)), make([]bool, len(members))
 	if r.cl != nil {
-		for i, m := range members {
-			scores[i], ok[i] = r.Score(k, m)
-		}
+		scores, ok, _ = r.scoresCluster(k, members)
 		return scores, ok
 	}
+	scores, ok = make([]float64, len(members)), make([]bool, len(members))
 	g := r.key(k, false)
 	if g == nil {
 		return scores, ok
@@ -45,6 +43,16 @@ func (r *Router) Scores(k shard.Key, members []string) (scores []float64, ok []b
 	}
 	r.askScores(k, g, members, hs, asks, cut, scores, ok)
 	return scores, ok
+}
+
+// TryScores is Scores that fails, in cluster mode, when a member was not
+// found and some shard could not be read.
+func (r *Router) TryScores(k shard.Key, members []string) (scores []float64, ok []bool, err error) {
+	if r.cl != nil {
+		return r.scoresCluster(k, members)
+	}
+	scores, ok = r.Scores(k, members)
+	return scores, ok, nil
 }
 
 // scoreAsk is a member (its index) whose copy is in shard id.
