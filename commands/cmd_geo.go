@@ -1,8 +1,6 @@
 package commands
 
 import (
-	"cmp"
-
 	"geoshard/geo"
 	"geoshard/router"
 	"geoshard/shard"
@@ -173,17 +171,17 @@ func geodist(e *Engine, c *Client, args [][]byte) {
 		return
 	}
 	k := c.key(args[1])
-	s1, ok1, err1 := e.Router().TryScore(k, string(args[2]))
-	s2, ok2, err2 := e.Router().TryScore(k, string(args[3]))
-	if tryAgain(c, cmp.Or(err1, err2)) {
+	// Both at once: in cluster mode one look-up per node.
+	s, ok, err := e.Router().TryScores(k, []string{string(args[2]), string(args[3])})
+	if tryAgain(c, err) {
 		return
 	}
-	if !ok1 || !ok2 {
+	if !ok[0] || !ok[1] {
 		c.W.Null()
 		return
 	}
-	lon1, lat1 := geo.Decode(s1)
-	lon2, lat2 := geo.Decode(s2)
+	lon1, lat1 := geo.Decode(s[0])
+	lon2, lat2 := geo.Decode(s[1])
 	writeDist(c, geo.Distance(lon1, lat1, lon2, lat2)/unit)
 }
 
