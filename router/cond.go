@@ -39,16 +39,17 @@ const condAttempts = 16
 const absentReads = 3
 
 // findLive is findMember for a conditional write or a member lookup
-// (scoreCluster), which looks again for a member it found nowhere. One read asks the nodes at once, each at its
-// own moment, and can miss a member whose handoff by another node (new
-// copy stored, then the old one deleted) fell between its asking the new
-// shard and its asking the old one; a write that took that for absence
-// would start the member anew, in a shard beside its copy, and the newest
-// stamp would win: two clients incrementing one member that each sum
-// moved across regions left it at the last increment alone in 2 of 3
-// runs with -race (TestClusterZincrbyThroughTwoNodes). A second miss needs
-// a whole further handoff of the member inside the next read, which
-// starts after the first one ended.
+// (scoreCluster), which looks again for a member it found nowhere. One
+// read asks the nodes at once, each at its own moment, and can miss a
+// member whose handoff by another node (new copy stored, then the old one
+// deleted) fell between its asking the new shard and its asking the old
+// one; a write that took that for absence would start the member anew, in
+// a shard beside its copy, and the newest stamp would win: two clients
+// incrementing one member that each sum moved across regions left it at
+// the last increment alone in 2 of 3 runs with -race
+// (TestClusterZincrbyThroughTwoNodes). A second miss needs a whole
+// further handoff of the member inside the next read, which starts after
+// the first one ended.
 func (r *Router) findLive(k shard.Key, member string, cut int64) (slot, bool, error) {
 	for try := 1; ; try++ {
 		cur, ok, err := r.findMember(k, member, cut)
