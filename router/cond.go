@@ -38,9 +38,8 @@ const condAttempts = 16
 // nowhere before it takes the member for absent (findLive).
 const absentReads = 3
 
-// findLive is findMember for a conditional write or a member lookup
-// (scoreCluster), which looks again for a member it found nowhere. One
-// read asks the nodes at once, each at its own moment, and can miss a
+// findLive is findMember for a conditional write, which looks again
+// for a member it found nowhere (as scoresCluster does). One read asks the nodes at once, each at its own moment, and can miss a
 // member whose handoff by another node (new copy stored, then the old one
 // deleted) fell between its asking the new shard and its asking the old
 // one; a write that took that for absence would start the member anew, in

@@ -174,12 +174,15 @@ func (r *Router) scanLocal(ids []shard.ID, k shard.Key, min, max Bound, rev bool
 
 var everything = [2]Bound{{Score: math.Inf(-1)}, {Score: math.Inf(1)}}
 
-// scoresCluster is scoreCluster for many members: one look-up per node
-// for all of them (findMany), where one per member made GEOPOS of 100
-// drivers through a node 100 rounds of calls to every node. Members found
-// nowhere are asked again, as findLive asks. Scores and ok are whole,
-// with the error, when some member was not found and some shard could not
-// be read.
+// scoresCluster reads members' newest scores over every node, one look-up
+// per node for all of them (findMany), where one per member made GEOPOS
+// of 100 drivers through a node 100 rounds of calls to every node. A copy
+// found is the answer even when some node did not reply: a handoff
+// deletes the old copy once the new one is stored. Members found nowhere
+// are asked again, as findLive asks: GEOPOS of 8 drivers crossing borders
+// through two other nodes answered nil for one of them 1-3 times in
+// 440-464 (TestClusterSearchDuringHandoffs). Not finding one while some
+// node did not reply is an error (scores and ok are whole with it).
 func (r *Router) scoresCluster(k shard.Key, members []string) (scores []float64, ok []bool, err error) {
 	scores, ok = make([]float64, len(members)), make([]bool, len(members))
 	cut := r.minStamp(r.key(k, false), now())
@@ -222,22 +225,8 @@ func (r *Router) cardCluster(k shard.Key) (int, error) {
 	return r.countCluster(k, everything[0], everything[1])
 }
 
-// scoreCluster reads a member's newest score over every node. A copy
-// found is the answer even when some node did not reply: a handoff
-// deletes the old copy once the new one is stored, so another, newer one
-// is not expected. Not finding it while some node did not reply is an
-// error: the member may well be there. A member found nowhere is looked
-// for again (findLive): GEOPOS of 8 drivers crossing borders through two
-// other nodes answered nil for one of them 1-3 times in 440-464
-// (TestClusterSearchDuringHandoffs).
+// scoreCluster is scoresCluster for one member.
 func (r *Router) scoreCluster(k shard.Key, member string) (float64, bool, error) {
-	g := r.key(k, false)
-	s, ok, err := r.findLive(k, member, r.minStamp(g, now()))
-	if err != nil && !ok {
-		return 0, false, r.readFailed("get", err)
-	}
-	if err != nil {
-		r.remoteFailed("get", err)
-	}
-	return s.score, ok, nil
+	scores, ok, err := r.scoresCluster(k, []string{member})
+	return scores[0], ok[0], err
 }
