@@ -27,7 +27,6 @@ func internalPut(r *router.Router, t *Table, p *parser, w Replier) {
 		w.Error(errStalePrefix + " member's copy changed")
 		return
 	}
-	r.NoteStore() // router/fresh.go
 	w.Int(1)
 }
 
@@ -48,8 +47,7 @@ func internalGet(r *router.Router, t *Table, p *parser, w Replier) {
 	if !p.ok(w) {
 		return
 	}
-	cs, oks := r.LookUpForPeer(ids, k, []string{member}, cut, nil) // router/fresh.go
-	c, found := cs[0], oks[0]
+	c, found := r.GetLocal(ids, k, member, cut)
 	if !found {
 		w.Array(0)
 		return
