@@ -16,7 +16,7 @@ import (
 var _ router.PeerBatcher = (*call)(nil)
 
 func (c *call) GetPut(ctx context.Context, ids []shard.ID, k shard.Key, members []string, cut int64,
-	putIDs []shard.ID, puts []shard.Entry) ([]router.Copy, []bool, error) {
+	putIDs []shard.ID, puts []shard.Entry) ([]router.Copy, []bool, []bool, error) {
 	return c.p.getPut(ctx, c.pass, c.ver, ids, k, members, cut, putIDs, puts)
 }
 
@@ -25,10 +25,11 @@ func (c *call) PutMany(ctx context.Context, k shard.Key, ids []shard.ID, es []sh
 }
 
 // getPut sends GEOSHARD.GETPUT db key cut nids ids... members puts (the
-// last two one word each, wire_batch.go) and reads one word of copies;
-// the node stores the puts after the look-up.
+// last two one word each, wire_batch.go) and reads one word of copies and
+// one of which puts another node asked for lately ("1" or "0" each; empty
+// for none); the node stores the puts after the look-up.
 func (p *peer) getPut(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key,
-	members []string, cut int64, putIDs []shard.ID, puts []shard.Entry) ([]router.Copy, []bool, error) {
+	members []string, cut int64, putIDs []shard.ID, puts []shard.Entry) ([]router.Copy, []bool, []bool, error) {
 	args := make([]any, 0, 6+len(ids))
 	args = append(args, itoa(int64(k.DB)), k.Name, itoa(cut), itoa(int64(len(ids))))
 	for _, id := range ids {
@@ -38,13 +39,49 @@ func (p *peer) getPut(ctx context.Context, pass string, ver int64, ids []shard.I
 	args = appendPuts(args, putIDs, puts)
 	v, err := p.do(ctx, pass, ver, "GEOSHARD.GETPUT", args...)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	cs, oks, err := decodeCopiesWire(str(v), len(members))
+	arr, _ := v.([]any)
+	if len(arr) != 2 {
+		return nil, nil, nil, fmt.Errorf("node %s: GEOSHARD.GETPUT: malformed reply", p.id)
+	}
+	cs, oks, err := decodeCopiesWire(str(arr[0]), len(members))
 	if err != nil {
-		return nil, nil, fmt.Errorf("node %s: GEOSHARD.GETPUT: %w", p.id, err)
+		return nil, nil, nil, fmt.Errorf("node %s: GEOSHARD.GETPUT: %w", p.id, err)
 	}
-	return cs, oks, nil
+	asked, err := decodeAskedWire(str(arr[1]), len(puts))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("node %s: GEOSHARD.GETPUT: %w", p.id, err)
+	}
+	return cs, oks, asked, nil
+}
+
+// appendAskedWire writes StoredForPeer's answer: nothing for none asked,
+// else a '1' or '0' per put.
+func appendAskedWire(b []byte, asked []bool) []byte {
+	for _, a := range asked {
+		if a {
+			b = append(b, '1')
+		} else {
+			b = append(b, '0')
+		}
+	}
+	return b
+}
+
+// decodeAskedWire reads appendAskedWire's word for n puts.
+func decodeAskedWire(s string, n int) ([]bool, error) {
+	if s == "" {
+		return nil, nil
+	}
+	if len(s) != n || strings.Trim(s, "01") != "" {
+		return nil, fmt.Errorf("malformed asked puts %q for %d puts", s, n)
+	}
+	out := make([]bool, n)
+	for i := range out {
+		out[i] = s[i] == '1'
+	}
+	return out, nil
 }
 
 // putMany sends GEOSHARD.PUTMANY db key (shard member score stamp)...
@@ -88,9 +125,14 @@ func internalGetPut(r *router.Router, t *Table, p *parser, w Replier) {
 	if !p.ok(w) {
 		return
 	}
-	cs, oks := r.GetLocalMany(ids, k, names, cut)
-	w.Bulk(appendCopiesWire(make([]byte, 0, 20*len(cs)), cs, oks))
+	// LookUpForPeer and StoredForPeer: first writes racing another node's
+	// (router/fresh.go).
+	cs, oks := r.LookUpForPeer(ids, k, names, cut, puts)
 	r.PutLocalMany(putIDs, k, puts)
+	asked := r.StoredForPeer(puts)
+	w.Array(2)
+	w.Bulk(appendCopiesWire(make([]byte, 0, 20*len(cs)), cs, oks))
+	w.Bulk(appendAskedWire(nil, asked))
 }
 
 // internalPutMany answers GEOSHARD.PUTMANY.
@@ -101,6 +143,7 @@ func internalPutMany(r *router.Router, t *Table, p *parser, w Replier) {
 		return
 	}
 	r.PutLocalMany(ids, k, es)
+	r.NoteStore() // router/fresh.go
 	w.Int(int64(len(es)))
 }
 

@@ -145,6 +145,8 @@ func serveInternal(r *router.Router, name string, t *Table, p *parser, w Replier
 		internalPutIf(r, t, p, w)
 	case "geoshard.owner":
 		internalOwner(r, t, p, w)
+	case "geoshard.fresh":
+		internalFresh(r, t, p, w) // fresh.go
 	case "geoshard.drop":
 		k := p.key()
 		if p.ok(w) {

@@ -27,6 +27,7 @@ func internalPut(r *router.Router, t *Table, p *parser, w Replier) {
 		w.Error(errStalePrefix + " member's copy changed")
 		return
 	}
+	r.NoteStore() // router/fresh.go
 	w.Int(1)
 }
 
@@ -47,7 +48,8 @@ func internalGet(r *router.Router, t *Table, p *parser, w Replier) {
 	if !p.ok(w) {
 		return
 	}
-	c, found := r.GetLocal(ids, k, member, cut)
+	cs, oks := r.LookUpForPeer(ids, k, []string{member}, cut, nil) // router/fresh.go
+	c, found := cs[0], oks[0]
 	if !found {
 		w.Array(0)
 		return

@@ -18,16 +18,38 @@ type wordReplier struct {
 	err   string
 	n     int64
 	calls int
+	// replies counts whole replies; open is the elements each array
+	// begun still waits for.
+	replies int
+	open    []int
 }
 
-func (w *wordReplier) Array(int)           { w.calls++ }
-func (w *wordReplier) BulkString(s string) { w.calls++; w.bulk = []byte(s) }
-func (w *wordReplier) Bulk(b []byte)       { w.calls++; w.bulk = slices.Clone(b) }
-func (w *wordReplier) Int(n int64)         { w.calls++; w.n = n }
-func (w *wordReplier) Error(msg string)    { w.calls++; w.err = msg }
+func (w *wordReplier) Array(n int) {
+	w.calls++
+	if n == 0 {
+		w.done()
+		return
+	}
+	w.open = append(w.open, n)
+}
+func (w *wordReplier) BulkString(s string) { w.calls++; w.bulk = []byte(s); w.done() }
+func (w *wordReplier) Bulk(b []byte)       { w.calls++; w.bulk = slices.Clone(b); w.done() }
+func (w *wordReplier) Int(n int64)         { w.calls++; w.n = n; w.done() }
+func (w *wordReplier) Error(msg string)    { w.calls++; w.err = msg; w.done() }
 
-// FuzzBatchWords feeds a peer's batched words (GETPUT, PUTMANY, PUTIF and
-// their answers, wire_batch.go) to their readers and to the handlers over
+// done ends one element: of the innermost open array, or a whole reply.
+func (w *wordReplier) done() {
+	for len(w.open) > 0 {
+		if w.open[len(w.open)-1]--; w.open[len(w.open)-1] > 0 {
+			return
+		}
+		w.open = w.open[:len(w.open)-1]
+	}
+	w.replies++
+}
+
+// FuzzBatchWords feeds a peer's batched words (GETPUT, PUTMANY, PUTIF,
+// FRESH and their answers, wire_batch.go) to their readers and to the handlers over
 // a real router: a malformed or oversized word is refused, never a panic;
 // a word that reads writes back to the same puts and names; and what was
 // read does not change when the message's buffer is reused afterwards (a
@@ -62,11 +84,12 @@ func FuzzBatchWords(f *testing.F) {
 			{"GETPUT", internalGetPut, [][]byte{[]byte("0"), k, []byte("0"), []byte("2"), []byte("0"), []byte("1"), members, puts}},
 			{"PUTMANY", internalPutMany, [][]byte{[]byte("0"), k, puts}},
 			{"PUTIF", internalPutIf, [][]byte{[]byte("0"), k, []byte("0000"), []byte("0"), puts}},
+			{"FRESH", internalFresh, [][]byte{[]byte("0"), k, members, answer}},
 		} {
 			var w wordReplier
 			c.serve(r, tb, &parser{args: slices.Clone(c.args)}, &w)
-			if w.calls != 1 {
-				t.Fatalf("%s answered %d times", c.name, w.calls)
+			if w.replies != 1 || len(w.open) != 0 {
+				t.Fatalf("%s answered %d whole replies (%d calls, %d arrays open)", c.name, w.replies, w.calls, len(w.open))
 			}
 		}
 	})

@@ -129,6 +129,8 @@ type remoteState struct {
 	dropNotices atomic.Bool  // tests: lose every owner notice (DropOwnerNotices)
 	arrivals    arrivals     // marks on copies whose old copy may be left (arrivals.go)
 	departures  departureLog // copies handoffs deleted lately (departures.go)
+	fresh       freshQueue   // first writes every node is to hear of (fresh.go)
+	asks        absentAsks   // members other nodes asked for lately and found nowhere here (fresh.go)
 }
 
 // SetRemote switches the router to cluster mode; cluster calls it before

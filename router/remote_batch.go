@@ -22,13 +22,18 @@ import (
 type PeerBatcher interface {
 	// GetPut returns, for each member, its newest copy not older than cut
 	// in the node's shards ids, and whether there is one; then (after the
-	// look-up) it stores puts[i] in the node's shard putIDs[i].
+	// look-up) it stores puts[i] in the node's shard putIDs[i], and says
+	// which of them another node asked it for lately (asked; nil: none,
+	// StoredForPeer).
 	GetPut(ctx context.Context, ids []shard.ID, k shard.Key, members []string, cut int64,
-		putIDs []shard.ID, puts []shard.Entry) ([]Copy, []bool, error)
+		putIDs []shard.ID, puts []shard.Entry) (cs []Copy, found []bool, asked []bool, err error)
 	// PutMany stores es[i] in the node's shard ids[i].
 	PutMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry) error
 	// PutIfMany is PutIfLocal for each es[i] in the node's shard ids[i].
 	PutIfMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry, f AddFlags, cut int64) ([]PutIfResult, error)
+	// Fresh is FreshLocal on the node: first writes of members whose
+	// copies[i] another node stored (fresh.go).
+	Fresh(ctx context.Context, k shard.Key, members []string, copies []Copy) ([]int64, error)
 }
 
 // errNoBatch is a peer that cannot take batches (not one of cluster's).
@@ -46,6 +51,7 @@ type batchItem struct {
 	done         bool // settled by a conditional put (remote_batch_fast.go)
 	fastMiss     bool // the conditional put found no live copy
 	replicated   bool // stored on the shard's replica too (putPlan)
+	asked        bool // a node storing it was asked for it lately by another (fresh.go)
 	to           shard.ID
 	e            shard.Entry
 	err          error
@@ -160,6 +166,7 @@ func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f Add
 	}
 	r.putReplicas(ctx, v, k, items)
 	var g *geoKey // the key's view, looked up by the first member stored
+	var told []freshCopy
 	for i := range items {
 		it := &items[i]
 		switch {
@@ -179,7 +186,12 @@ func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f Add
 		} else if it.cur.score != it.e.Score {
 			changed++
 		}
+		if (!it.exists || !it.live && it.cur.shard == it.to) && (it.asked || v.Local(it.to) && r.storedHere(it.member)) {
+			// A first write another node may be racing (fresh.go).
+			told = append(told, freshCopy{member: it.member, s: slot{shard: it.to, score: it.e.Score, stamp: it.stamp}})
+		}
 	}
+	r.fresh(k, told)
 	return added, changed, later, err
 }
 

@@ -81,8 +81,9 @@ func (r *Router) findMany(k shard.Key, names []string, cut int64, puts *putPlan)
 			return unread(ids, errNoBatch)
 		}
 		putIDs, es := puts.on(p)
-		cs, oks, err := pb.GetPut(ctx, ids, k, names, cut, putIDs, es)
+		cs, oks, asked, err := pb.GetPut(ctx, ids, k, names, cut, putIDs, es)
 		puts.result(p, err)
+		puts.asked(p, asked)
 		for j := range cs {
 			if j < len(names) && oks[j] {
 				keep(j, cs[j])

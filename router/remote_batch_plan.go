@@ -128,6 +128,22 @@ func (pp *putPlan) result(p Peer, err error) {
 	}
 }
 
+// asked marks the items node p stored that it was asked for lately by
+// another node (StoredForPeer): first writes the batch tells every node
+// of once done (fresh.go).
+func (pp *putPlan) asked(p Peer, flags []bool) {
+	if pp == nil || len(flags) == 0 || pp.peers[p.ID()] != p {
+		return
+	}
+	pp.mu.Lock()
+	defer pp.mu.Unlock()
+	for j, i := range pp.remote[p.ID()] {
+		if j < len(flags) && flags[j] {
+			pp.items[i].asked = true
+		}
+	}
+}
+
 // finish marks each item stored on every node it goes to, or failed
 // with a node's error; copies that no call carried (the table changed
 // while the batch was out: refused as stale, or not sent; or a node that

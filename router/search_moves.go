@@ -155,16 +155,20 @@ func (r *Router) findDepartedIn(all []shard.Entry, w *moveWatch, k shard.Key, mi
 }
 
 // currentCopies returns the current copy of each of members found on
-// some node; one removed or expired meanwhile has none.
+// some node, one look-up per node for all of them; one removed or expired
+// meanwhile has none.
 func (r *Router) currentCopies(k shard.Key, members []string, cut int64) []shard.Entry {
+	if len(members) == 0 {
+		return nil
+	}
+	best, found, err := r.findMany(k, members, cut, nil)
+	if err != nil {
+		r.remoteFailed("get", err) // as a read's shard: left out
+	}
 	var out []shard.Entry
-	for _, m := range members {
-		cur, ok, err := r.findMember(k, m, cut)
-		if err != nil {
-			r.remoteFailed("get", err) // as a read's shard: left out
-		}
-		if ok {
-			out = append(out, shard.NewEntry(m, cur.score, cur.stamp))
+	for j, m := range members {
+		if found[j] {
+			out = append(out, shard.NewEntry(m, best[j].Score, best[j].Stamp))
 		}
 	}
 	return out

@@ -1,0 +1,295 @@
+package router
+
+// First writes in cluster mode. A plain write of a member found nowhere
+// asks every node for a copy, then stores its own. Two such writes
+// through two nodes at once, to two shards, could each find nothing (the
+// other's copy not stored yet) and both store: the member stayed in both
+// places, the older copy for good without a position TTL, since the
+// member's next pings update the newer one in place and no handoff's
+// notice comes to drop it: 7 of 600 pairs (TestClusterTwoFirstWrites).
+//
+// Each node remembers for a few seconds the members other nodes asked it
+// for and it did not hold (absentAsks). A write that stores a copy of
+// such a member on it, whichever comes first:
+//   - the ask was remembered before the store looked: the store is
+//     flagged in its answer (GETPUT), and the writer, once its write is
+//     done, tells every node of its copy, as a handoff does (announceOwner):
+//     a node drops its older copies of the member in other shards and
+//     answers the stamp of a newer one, upon which the writer deletes its
+//     own. The notice goes after the write's own look-ups, which it would
+//     otherwise race: told by the node that stored it, a copy's notice
+//     dropped the member's old copy before the writer's look-up reached
+//     it, and the move answered "added" (cluster TestClusterAddMany);
+//   - or the ask was remembered after: then its look-up saw the count of
+//     stores move, looks again, and answers the copy it finds now, so the
+//     asker's write sees the other's copy and goes on from it.
+// The notices go in the background, a message per node for all the
+// copies since the last one.
+//
+// Telling every node of every first write instead cost a cold load of
+// 50,000 drivers through a node half as much time again (258-293 ms ->
+// 396-421 ms) and twice the CPU: every node looked every member up in
+// every shard. Remembering the asks costs a map entry per member a node
+// was asked for and did not hold, for a few seconds.
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"geoshard/shard"
+)
+
+// maxFresh bounds the first writes waiting to be told; past it (nodes
+// not answering for long) the others are not told.
+const maxFresh = 1 << 16
+
+// freshChunk is how many first writes one message carries at most.
+const freshChunk = 1024
+
+// freshCopy is a first write's copy, to be told to every node.
+type freshCopy struct {
+	k      shard.Key
+	member string
+	s      slot
+}
+
+// freshQueue is the first writes not told yet; sending says a goroutine
+// is telling them.
+type freshQueue struct {
+	mu      sync.Mutex
+	pending []freshCopy
+	sending bool
+}
+
+// fresh queues first writes of k's members for every node to hear of.
+func (r *Router) fresh(k shard.Key, copies []freshCopy) {
+	if len(copies) == 0 || r.remote.dropNotices.Load() {
+		return
+	}
+	// The names may slice a request's buffer; the queue outlives it.
+	k.Name = strings.Clone(k.Name)
+	q := &r.remote.fresh
+	q.mu.Lock()
+	for _, c := range copies {
+		if len(q.pending) == maxFresh {
+			break
+		}
+		q.pending = append(q.pending, freshCopy{k, strings.Clone(c.member), c.s})
+	}
+	start := !q.sending
+	q.sending = true
+	q.mu.Unlock()
+	if start {
+		go r.tellFresh()
+	}
+}
+
+// tellFresh tells every node of the queued first writes until none is
+// left; those queued while it tells go in the next round.
+func (r *Router) tellFresh() {
+	q := &r.remote.fresh
+	for {
+		q.mu.Lock()
+		batch := q.pending
+		q.pending = nil
+		if len(batch) == 0 {
+			q.sending = false
+			q.mu.Unlock()
+			return
+		}
+		q.mu.Unlock()
+		for len(batch) > 0 {
+			n := 1
+			for n < len(batch) && n < freshChunk && batch[n].k == batch[0].k {
+				n++
+			}
+			r.tellFreshOf(batch[0].k, batch[:n])
+			batch = batch[n:]
+		}
+	}
+}
+
+// tellFreshOf tells every node of first writes of key k and deletes the
+// copies of those a node answered a newer copy for.
+func (r *Router) tellFreshOf(k shard.Key, batch []freshCopy) {
+	ctx, cancel := r.callCtx()
+	defer cancel()
+	newer := make([]newestStamp, len(batch))
+	members := make([]string, len(batch))
+	copies := make([]Copy, len(batch))
+	for i, c := range batch {
+		members[i], copies[i] = c.member, c.s.copy()
+	}
+	err := r.onAllNodes(ctx, func() {
+		for i, n := range r.FreshLocal(k, members, copies) {
+			newer[i].keep(n)
+		}
+	}, func(ctx context.Context, p Peer) error {
+		pb, ok := p.(PeerBatcher)
+		if !ok {
+			return errNoBatch
+		}
+		ns, err := pb.Fresh(ctx, k, members, copies)
+		for i := range min(len(ns), len(batch)) {
+			newer[i].keep(ns[i])
+		}
+		return err
+	})
+	if err != nil {
+		r.remoteFailed("announce first write", err)
+	}
+	for i, c := range batch {
+		if newer[i].Load() > c.s.stamp {
+			// A newer first write (or a later one) is elsewhere: this
+			// copy, exactly, goes; one written over it since stays.
+			r.deleteCopy(ctx, c.s.shard, k, c.member, c.s.stamp)
+		}
+	}
+}
+
+// FreshLocal drops this node's copies of members older than copies[i]
+// in other shards, on hearing of another node's first writes, and
+// answers for each the stamp of a newer copy here (0: none; dropOlder).
+func (r *Router) FreshLocal(k shard.Key, members []string, copies []Copy) []int64 {
+	out := make([]int64, len(members))
+	for i, m := range members {
+		out[i] = r.dropOlder(k, m, copies[i].slot())
+	}
+	return out
+}
+
+// askWindow is how long an absent ask is kept, at least: longer than a
+// first write's look-up and store take (one call timeout each, at most).
+const askWindow = keepRecent
+
+// absentAsks is the members (by shard.Hash) other nodes asked this node
+// for lately that its shards did not hold. An ask is kept from one to two
+// askWindow: cur takes new ones, and becomes prev when the window ends.
+type absentAsks struct {
+	mu        sync.Mutex
+	cur, prev map[uint64]struct{}
+	since     int64 // when cur began
+	// any says cur or prev may hold asks: a store checks nothing while
+	// none was made (updates from the cache ask nothing).
+	any atomic.Bool
+	// stores counts the stores that check asks (StoredForPeer,
+	// storedHere). A look-up racing one may record its ask only after the
+	// store checked: it sees the count moved, and looks again.
+	stores atomic.Uint64
+}
+
+// rotate starts a new window when cur's has ended; called under mu. The
+// maps are cleared and reused: a cold load fills one with every member
+// asked for, and growing a new one each window cost it again.
+func (a *absentAsks) rotate(t int64) {
+	switch {
+	case t-a.since < int64(askWindow):
+		return
+	case t-a.since < 2*int64(askWindow):
+		a.prev, a.cur = a.cur, a.prev
+	default:
+		clear(a.prev)
+	}
+	clear(a.cur)
+	a.since = t
+	a.any.Store(len(a.prev) > 0)
+}
+
+// LookUpForPeer is GetLocalMany for a peer's look-up (GET, GETPUT): it
+// remembers the members not found, but those the same call stores here
+// (puts: that call's own writes), and looks again for them if a store
+// came meanwhile: one that looked for asks before this one was
+// remembered, and whose copy this look-up must then answer.
+func (r *Router) LookUpForPeer(ids []shard.ID, k shard.Key, names []string, cut int64,
+	puts []shard.Entry) ([]Copy, []bool) {
+	a := &r.remote.asks
+	seen := a.stores.Load()
+	cs, found := r.GetLocalMany(ids, k, names, cut)
+	var own map[string]bool
+	if len(puts) > 0 {
+		own = make(map[string]bool, len(puts))
+		for _, e := range puts {
+			own[e.Member] = true
+		}
+	}
+	var absent []int
+	t := now()
+	a.mu.Lock()
+	a.rotate(t)
+	for i, m := range names {
+		if found[i] || own[m] {
+			continue
+		}
+		if a.cur == nil {
+			a.cur = make(map[uint64]struct{})
+		}
+		a.cur[shard.Hash(m)] = struct{}{}
+		a.any.Store(true)
+		absent = append(absent, i)
+	}
+	a.mu.Unlock()
+	if len(absent) == 0 || a.stores.Load() == seen {
+		return cs, found
+	}
+	again := make([]string, len(absent))
+	for j, i := range absent {
+		again[j] = names[i]
+	}
+	cs2, found2 := r.GetLocalMany(ids, k, again, cut)
+	for j, i := range absent {
+		cs[i], found[i] = cs2[j], found2[j]
+	}
+	return cs, found
+}
+
+// askedLately reports whether another node asked for member lately and
+// this node did not hold it.
+func (r *Router) askedLately(member string) bool {
+	a := &r.remote.asks
+	if !a.any.Load() {
+		return false
+	}
+	h := shard.Hash(member)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.rotate(now())
+	_, inCur := a.cur[h]
+	_, inPrev := a.prev[h]
+	return inCur || inPrev
+}
+
+// StoredForPeer is told the copies a peer's call stored here (PUT,
+// PUTMANY, GETPUT), once stored. It reports those of members another
+// node asked for lately (nil: none): the writer tells every node of them
+// once its write is done (fresh).
+func (r *Router) StoredForPeer(es []shard.Entry) (asked []bool) {
+	if len(es) == 0 {
+		return nil
+	}
+	r.remote.asks.stores.Add(1) // before looking: LookUpForPeer
+	if !r.remote.asks.any.Load() {
+		return nil
+	}
+	for i, e := range es {
+		if r.askedLately(e.Member) {
+			if asked == nil {
+				asked = make([]bool, len(es))
+			}
+			asked[i] = true
+		}
+	}
+	return asked
+}
+
+// NoteStore counts a store of a peer's that reports no asks (PUT,
+// PUTMANY): a look-up racing it looks again (LookUpForPeer).
+func (r *Router) NoteStore() { r.remote.asks.stores.Add(1) }
+
+// storedHere is StoredForPeer for this node's own first write of member,
+// stored in a local shard.
+func (r *Router) storedHere(member string) bool {
+	r.remote.asks.stores.Add(1)
+	return r.askedLately(member)
+}
