@@ -41,19 +41,7 @@ func TestClusterTwoFirstWrites(t *testing.T) {
 		for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 			found = found[:0]
 			for _, id := range []string{"a", "b", "c"} {
-				in := 0
-				for _, p := range places {
-					got, err := tc.nodes[id].c.Do(ctx, "GEOSEARCH", "k", "FROMLONLAT", p[0], p[1], "BYRADIUS", 50, "km").StringSlice()
-					if err != nil {
-						t.Fatal(err)
-					}
-					for _, g := range got {
-						if g == m {
-							in++
-						}
-					}
-				}
-				if in != 1 {
+				if in := timesFound(ctx, t, tc.nodes[id].c, m, places); in != 1 { // cluster_two_movers_test.go
 					found = append(found, fmt.Sprintf("through %s %d times", id, in))
 				}
 			}

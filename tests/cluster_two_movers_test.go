@@ -57,19 +57,7 @@ func TestClusterTwoMovers(t *testing.T) {
 			atOnce(i, move(0, a), move(1, b)) // cluster_remove_race_test.go
 			bad := false
 			for _, id := range []string{"a", "b", "c"} {
-				in := 0
-				for _, p := range places {
-					got, err := tc.nodes[id].c.Do(ctx, "GEOSEARCH", "k", "FROMLONLAT", p[0], p[1], "BYRADIUS", 50, "km").StringSlice()
-					if err != nil {
-						t.Fatal(err)
-					}
-					for _, g := range got {
-						if g == m {
-							in++
-						}
-					}
-				}
-				if in != 1 {
+				if in := timesFound(ctx, t, tc.nodes[id].c, m, places); in != 1 {
 					bad = true
 					if wrong < 5 {
 						t.Errorf("%s: searches through %s near %v found it %d times, want once", m, id, places, in)
@@ -87,4 +75,23 @@ func TestClusterTwoMovers(t *testing.T) {
 			t.Errorf("%s: %d of %d rounds left the member in more or fewer places than one", tt.name, wrong, rounds)
 		}
 	}
+}
+
+// timesFound counts the searches within 50 km of each of places, through
+// c, that find member m in key k.
+func timesFound(ctx context.Context, t *testing.T, c *redis.Client, m string, places [][2]float64) int {
+	t.Helper()
+	in := 0
+	for _, p := range places {
+		got, err := c.Do(ctx, "GEOSEARCH", "k", "FROMLONLAT", p[0], p[1], "BYRADIUS", 50, "km").StringSlice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range got {
+			if g == m {
+				in++
+			}
+		}
+	}
+	return in
 }
