@@ -20,7 +20,7 @@ func (c *call) GetPut(ctx context.Context, ids []shard.ID, k shard.Key, members 
 	return c.p.getPut(ctx, c.pass, c.ver, ids, k, members, cut, putIDs, puts)
 }
 
-func (c *call) PutMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry) error {
+func (c *call) PutMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry) ([]bool, error) {
 	return c.p.putManyQueued(ctx, c.pass, c.ver, k, ids, es)
 }
 
@@ -84,12 +84,25 @@ func decodeAskedWire(s string, n int) ([]bool, error) {
 	return out, nil
 }
 
-// putMany sends GEOSHARD.PUTMANY db key (shard member score stamp)...
-func (p *peer) putMany(ctx context.Context, pass string, ver int64, k shard.Key, ids []shard.ID, es []shard.Entry) error {
+// putMany sends GEOSHARD.PUTMANY db key puts (one word, wire_batch.go)
+// and reads the count stored or, when another node asked for some of them
+// lately, which (a word as GETPUT's second).
+func (p *peer) putMany(ctx context.Context, pass string, ver int64, k shard.Key, ids []shard.ID, es []shard.Entry) ([]bool, error) {
 	args := make([]any, 0, 3)
 	args = append(args, itoa(int64(k.DB)), k.Name)
-	_, err := p.do(ctx, pass, ver, "GEOSHARD.PUTMANY", appendPuts(args, ids, es)...)
-	return err
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.PUTMANY", appendPuts(args, ids, es)...)
+	if err != nil {
+		return nil, err
+	}
+	word, ok := v.(string)
+	if !ok {
+		return nil, nil // the count: none asked
+	}
+	asked, err := decodeAskedWire(word, len(es))
+	if err != nil {
+		return nil, fmt.Errorf("node %s: GEOSHARD.PUTMANY: %w", p.id, err)
+	}
+	return asked, nil
 }
 
 // appendPuts adds the puts as one word (wire_batch.go).
@@ -143,7 +156,10 @@ func internalPutMany(r *router.Router, t *Table, p *parser, w Replier) {
 		return
 	}
 	r.PutLocalMany(ids, k, es)
-	r.NoteStore() // router/fresh.go
+	if asked := r.StoredForPeer(es); asked != nil { // router/fresh.go
+		w.Bulk(appendAskedWire(nil, asked))
+		return
+	}
 	w.Int(int64(len(es)))
 }
 

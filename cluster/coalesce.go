@@ -32,12 +32,13 @@ type putIfKey struct {
 }
 
 type putIfReq struct {
-	ids  []shard.ID
-	es   []shard.Entry
-	cut  int64
-	res  []router.PutIfResult
-	err  error
-	done chan struct{}
+	ids   []shard.ID
+	es    []shard.Entry
+	cut   int64
+	res   []router.PutIfResult
+	asked []bool // PUTMANY: the puts another node asked for lately (nil: none)
+	err   error
+	done  chan struct{}
 }
 
 type putIfQueue struct {
@@ -57,20 +58,24 @@ type coalescer struct {
 // expired for one of them is missing for all, which sends it the slow way.
 func (p *peer) putIfQueued(ctx context.Context, pass string, ver int64, k shard.Key, ids []shard.ID,
 	es []shard.Entry, f router.AddFlags, cut int64) ([]router.PutIfResult, error) {
-	return p.queued(ctx, pass, putIfKey{ver: ver, k: k, flags: f}, ids, es, cut)
+	res, _, err := p.queued(ctx, pass, putIfKey{ver: ver, k: k, flags: f}, ids, es, cut)
+	return res, err
 }
 
 // putManyQueued is putIfQueued for plain puts (GEOSHARD.PUTMANY): a
 // replica's copies, one write at a time from many clients, share messages
 // the same way.
 func (p *peer) putManyQueued(ctx context.Context, pass string, ver int64, k shard.Key, ids []shard.ID,
-	es []shard.Entry) error {
-	_, err := p.queued(ctx, pass, putIfKey{ver: ver, k: k, many: true}, ids, es, 0)
-	return err
+	es []shard.Entry) ([]bool, error) {
+	_, asked, err := p.queued(ctx, pass, putIfKey{ver: ver, k: k, many: true}, ids, es, 0)
+	return asked, err
 }
 
+// queued sends its request with the others queued for key and returns
+// its share of the answer: PUTIF's results, or which of PUTMANY's puts
+// another node asked for lately (router/fresh.go).
 func (p *peer) queued(ctx context.Context, pass string, key putIfKey, ids []shard.ID,
-	es []shard.Entry, cut int64) ([]router.PutIfResult, error) {
+	es []shard.Entry, cut int64) ([]router.PutIfResult, []bool, error) {
 	req := &putIfReq{ids: ids, es: es, cut: cut, done: make(chan struct{})}
 	c := &p.putIfs
 	c.mu.Lock()
@@ -94,9 +99,9 @@ func (p *peer) queued(ctx context.Context, pass string, key putIfKey, ids []shar
 	}
 	select {
 	case <-req.done:
-		return req.res, req.err
+		return req.res, req.asked, req.err
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, nil, ctx.Err()
 	}
 }
 
@@ -112,18 +117,23 @@ func (p *peer) sendPutIfs(ctx context.Context, pass string, key putIfKey, q *put
 		cut = max(cut, r.cut)
 	}
 	var res []router.PutIfResult
+	var asked []bool
 	var err error
 	if key.many {
-		err = p.putMany(ctx, pass, key.ver, key.k, ids, es)
+		asked, err = p.putMany(ctx, pass, key.ver, key.k, ids, es)
 	} else {
 		res, err = p.putIf(ctx, pass, key.ver, key.k, ids, es, key.flags, cut)
 	}
 	at := 0
 	for _, r := range batch {
-		if err == nil && !key.many {
+		switch {
+		case err != nil:
+		case !key.many:
 			r.res = res[at : at+len(r.es)]
-			at += len(r.es)
+		case asked != nil:
+			r.asked = asked[at : at+len(r.es)]
 		}
+		at += len(r.es)
 		r.err = err
 		close(r.done)
 	}

@@ -12,7 +12,7 @@ package router
 // for and it did not hold (absentAsks). A write that stores a copy of
 // such a member on it, whichever comes first:
 //   - the ask was remembered before the store looked: the store is
-//     flagged in its answer (GETPUT), and the writer, once its write is
+//     flagged in its answer (GETPUT, PUTMANY), and the writer, once its write is
 //     done, tells every node of its copy, as a handoff does (announceOwner):
 //     a node drops its older copies of the member in other shards and
 //     answers the stamp of a newer one, upon which the writer deletes its
@@ -260,8 +260,8 @@ func (r *Router) askedLately(member string) bool {
 	return inCur || inPrev
 }
 
-// StoredForPeer is told the copies a peer's call stored here (PUT,
-// PUTMANY, GETPUT), once stored. It reports those of members another
+// StoredForPeer is told the copies a peer's call stored here (PUTMANY,
+// GETPUT), once stored. It reports those of members another
 // node asked for lately (nil: none): the writer tells every node of them
 // once its write is done (fresh).
 func (r *Router) StoredForPeer(es []shard.Entry) (asked []bool) {
@@ -283,8 +283,8 @@ func (r *Router) StoredForPeer(es []shard.Entry) (asked []bool) {
 	return asked
 }
 
-// NoteStore counts a store of a peer's that reports no asks (PUT,
-// PUTMANY): a look-up racing it looks again (LookUpForPeer).
+// NoteStore counts a store of a peer's that reports no asks (PUT): a
+// look-up racing it looks again (LookUpForPeer).
 func (r *Router) NoteStore() { r.remote.asks.stores.Add(1) }
 
 // storedHere is StoredForPeer for this node's own first write of member,

@@ -27,8 +27,9 @@ type PeerBatcher interface {
 	// StoredForPeer).
 	GetPut(ctx context.Context, ids []shard.ID, k shard.Key, members []string, cut int64,
 		putIDs []shard.ID, puts []shard.Entry) (cs []Copy, found []bool, asked []bool, err error)
-	// PutMany stores es[i] in the node's shard ids[i].
-	PutMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry) error
+	// PutMany stores es[i] in the node's shard ids[i], and says which of
+	// them another node asked it for lately, as GetPut.
+	PutMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry) (asked []bool, err error)
 	// PutIfMany is PutIfLocal for each es[i] in the node's shard ids[i].
 	PutIfMany(ctx context.Context, k shard.Key, ids []shard.ID, es []shard.Entry, f AddFlags, cut int64) ([]PutIfResult, error)
 	// Fresh is FreshLocal on the node: first writes of members whose
@@ -328,7 +329,13 @@ func (r *Router) putGroup(ctx context.Context, p Peer, k shard.Key, items []batc
 	}
 	err := errNoBatch
 	if pb, ok := p.(PeerBatcher); ok {
-		err = pb.PutMany(ctx, k, ids, es)
+		var asked []bool
+		asked, err = pb.PutMany(ctx, k, ids, es)
+		for j, i := range idx {
+			if j < len(asked) && asked[j] {
+				items[i].asked = true // a first write racing another node's (fresh.go)
+			}
+		}
 	}
 	if replica || !errors.Is(err, ErrStale) {
 		for _, i := range idx {
