@@ -39,11 +39,12 @@ const condAttempts = 16
 const absentReads = 3
 
 // findLive is findMember for a conditional write, which looks again
-// for a member it found nowhere (as scoresCluster does). One read asks the nodes at once, each at its own moment, and can miss a
-// member whose handoff by another node (new copy stored, then the old one
-// deleted) fell between its asking the new shard and its asking the old
-// one; a write that took that for absence would start the member anew, in
-// a shard beside its copy, and the newest stamp would win: two clients
+// for a member it found nowhere (as scoresCluster does). One read asks
+// the nodes at once, each at its own moment, and can miss a member whose
+// handoff by another node (new copy stored, then the old one deleted)
+// fell between its asking the new shard and its asking the old one; a
+// write that took that for absence would start the member anew, in a
+// shard beside its copy, and the newest stamp would win: two clients
 // incrementing one member that each sum moved across regions left it at
 // the last increment alone in 2 of 3 runs with -race
 // (TestClusterZincrbyThroughTwoNodes). A second miss needs a whole

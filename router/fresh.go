@@ -143,8 +143,15 @@ func (r *Router) tellFreshOf(k shard.Key, batch []freshCopy) {
 	for i, c := range batch {
 		if newer[i].Load() > c.s.stamp {
 			// A newer first write (or a later one) is elsewhere: this
-			// copy, exactly, goes; one written over it since stays.
+			// copy, exactly, goes; one written over it since stays. The
+			// newer copy may be this node's own next write of the member,
+			// still looking for this copy to hand off from: deleting it
+			// first made that write count the member as added
+			// (GEOADD k p1 m p2 m answered 2, TestClusterGenerated), so
+			// the delete waits for the member's writes here to end.
+			release := r.hold(k, c.member)
 			r.deleteCopy(ctx, c.s.shard, k, c.member, c.s.stamp)
+			release()
 		}
 	}
 }
