@@ -300,3 +300,9 @@ func (r *Router) storedHere(member string) bool {
 	r.remote.asks.stores.Add(1)
 	return r.askedLately(member)
 }
+
+// firstWrite reports whether a write stored its member anew: no copy was
+// found, or only an expired one in the shard the write went to.
+func firstWrite(exists, live bool, cur, to shard.ID) bool {
+	return !exists || !live && cur == to
+}

@@ -187,7 +187,7 @@ func (r *Router) addBatch(k shard.Key, members []string, scores []float64, f Add
 		} else if it.cur.score != it.e.Score {
 			changed++
 		}
-		if (!it.exists || !it.live && it.cur.shard == it.to) && (it.asked || v.Local(it.to) && r.storedHere(it.member)) {
+		if firstWrite(it.exists, it.live, it.cur.shard, it.to) && (it.asked || v.Local(it.to) && r.storedHere(it.member)) {
 			// A first write another node may be racing (fresh.go).
 			told = append(told, freshCopy{member: it.member, s: slot{shard: it.to, score: it.e.Score, stamp: it.stamp}})
 		}

@@ -175,7 +175,7 @@ func (r *Router) addCluster(k shard.Key, member string, score float64, f AddFlag
 		}
 	}
 	r.remember(k, member, now)
-	if !cond && (!exists || !live && cur.shard == to) && r.local(to) && r.storedHere(member) {
+	if !cond && firstWrite(exists, live, cur.shard, to) && r.local(to) && r.storedHere(member) {
 		r.fresh(k, []freshCopy{{member: member, s: now}}) // a first write another node may race (fresh.go)
 	}
 	return !live, live && cur.score != score, nil
