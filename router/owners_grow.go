@@ -40,24 +40,44 @@ func (g grownKeys) Key(at uint32) string     { return g.o.Key(at) }
 func (g grownKeys) KeyHash(at uint32) uint64 { return g.hs[at] }
 
 // hashes returns the tableHash of every record's member by record number.
+// It takes the records shard by shard with a counting sort: a map of a
+// slice per shard cost a third of this function in a 1M bulk load (a map
+// access and an append per record, for every record at every growth).
 func (o *owners) hashes() []uint64 {
 	v := o.src.v.Load()
-	hs := make([]uint64, o.limit())
-	byShard := make(map[shard.ID][]uint32)
-	for i := range uint32(o.limit()) {
-		if r := o.rec(i); !r.name().None() {
-			byShard[r.shard] = append(byShard[r.shard], i)
+	n := uint32(o.limit())
+	hs := make([]uint64, n)
+	if v == nil {
+		return hs
+	}
+	// A dropped key's records (a shard past the key's) are left 0, never
+	// looked up again.
+	shards := len(v.shards)
+	counted := func(r *record) bool { return !r.name().None() && int(r.shard) < shards }
+	start := make([]int, shards+1) // shard id's records are recs[start[id]:start[id+1]]
+	for i := range n {
+		if r := o.rec(i); counted(r) {
+			start[r.shard+1]++
+		}
+	}
+	for id := range shards {
+		start[id+1] += start[id]
+	}
+	recs := make([]uint32, start[shards])
+	next := slices.Clone(start[:shards])
+	for i := range n {
+		if r := o.rec(i); counted(r) {
+			recs[next[r.shard]] = i
+			next[r.shard]++
 		}
 	}
 	var slots []uint32
-	for id, recs := range byShard {
-		slices.SortFunc(recs, func(a, b uint32) int { return cmp.Compare(o.rec(a).nameAt, o.rec(b).nameAt) })
-		if v == nil || int(id) >= len(v.shards) {
-			continue // a dropped key's records: left 0, never looked up again
-		}
-		for len(recs) > 0 {
-			part := recs[:min(growChunk, len(recs))]
-			recs = recs[len(part):]
+	for id := range shards {
+		mine := recs[start[id]:start[id+1]]
+		slices.SortFunc(mine, func(a, b uint32) int { return cmp.Compare(o.rec(a).nameAt, o.rec(b).nameAt) })
+		for len(mine) > 0 {
+			part := mine[:min(growChunk, len(mine))]
+			mine = mine[len(part):]
 			slots = slots[:0]
 			for _, at := range part {
 				slots = append(slots, o.rec(at).nameAt)
