@@ -12,8 +12,8 @@ import (
 func init() {
 	conn := []string{"noscript", "loading", "stale"}
 	register(
-		&command{name: "ping", arity: -1, flags: []string{"fast"}, handler: ping},
-		&command{name: "echo", arity: 2, flags: []string{"loading", "stale", "fast"}, handler: echo},
+		&command{name: "ping", arity: -1, flags: []string{"fast"}, handler: ping, inert: true},
+		&command{name: "echo", arity: 2, flags: []string{"loading", "stale", "fast"}, handler: echo, inert: true},
 		&command{name: "quit", arity: -1, flags: []string{"noscript", "loading", "stale", "fast", "no_auth", "allow_busy"}, handler: quit, noAuth: true},
 		&command{name: "reset", arity: 1, flags: []string{"noscript", "loading", "stale", "fast", "no_auth", "allow_busy"}, handler: reset, noAuth: true},
 		&command{name: "hello", arity: -1, flags: []string{"noscript", "loading", "stale", "fast", "no_auth", "allow_busy"}, handler: hello, noAuth: true},

@@ -41,9 +41,9 @@ func init() {
 		&command{name: "cluster|shards", arity: 2, flags: []string{"stale"}, handler: clusterDisabled},
 		&command{name: "cluster|slaves", arity: 3, flags: []string{"admin", "stale"}, handler: clusterDisabled},
 		&command{name: "cluster|slots", arity: 2, flags: []string{"stale"}, handler: clusterDisabled},
-		&command{name: "readonly", arity: 1, flags: []string{"loading", "stale", "fast"}, handler: clusterDisabled},
-		&command{name: "readwrite", arity: 1, flags: []string{"loading", "stale", "fast"}, handler: clusterDisabled},
-		&command{name: "asking", arity: 1, flags: []string{"fast"}, handler: clusterDisabled},
+		&command{name: "readonly", arity: 1, flags: []string{"loading", "stale", "fast"}, handler: clusterDisabled, inert: true},
+		&command{name: "readwrite", arity: 1, flags: []string{"loading", "stale", "fast"}, handler: clusterDisabled, inert: true},
+		&command{name: "asking", arity: 1, flags: []string{"fast"}, handler: clusterDisabled, inert: true},
 	)
 }
 

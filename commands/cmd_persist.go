@@ -8,7 +8,7 @@ func init() {
 		// Exclusive: SAVE writes one instant of the keyspace, BGSAVE copies it.
 		&command{name: "save", arity: 1, flags: append(admin, "no_multi"), handler: save, exclusive: true},
 		&command{name: "bgsave", arity: -1, flags: admin, handler: bgsave, exclusive: true},
-		&command{name: "lastsave", arity: 1, flags: []string{"loading", "stale", "fast"}, handler: lastsave},
+		&command{name: "lastsave", arity: 1, flags: []string{"loading", "stale", "fast"}, handler: lastsave, inert: true},
 	)
 }
 

@@ -10,7 +10,7 @@ func init() {
 	register(
 		&command{name: "function|flush", arity: -2, flags: []string{"write", "noscript"}, handler: functionFlush},
 		&command{name: "debug", arity: -2, flags: []string{"admin", "noscript", "loading", "stale"}, handler: debug, protected: true},
-		&command{name: "time", arity: 1, flags: []string{"loading", "stale", "fast"}, handler: timeCmd},
+		&command{name: "time", arity: 1, flags: []string{"loading", "stale", "fast"}, handler: timeCmd, inert: true},
 	)
 }
 

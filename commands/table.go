@@ -36,6 +36,10 @@ type command struct {
 	write       bool // Redis flags it "write": what it changes counts for saves
 	// unlocked: runs without the keyspace lock (it touches no key).
 	unlocked bool
+	// inert: names no key and touches neither the keyspace nor the
+	// client's database (PING, ECHO, TIME): a spread EXEC runs it in its
+	// queue like a command that names keys (exec_spread.go).
+	inert bool
 	// protected: refused unless enable-debug-command allows it (DEBUG).
 	protected bool
 	// Key positions as COMMAND reports them: first, last (-1: to the

@@ -76,6 +76,20 @@ func TestClusterAloneWritesHungNode(t *testing.T) {
 			})
 			return "", err
 		}},
+		{"EXEC with a PING", false, false, func(ctx context.Context, c *redis.Client, i int) (string, error) {
+			d := *ds[i]
+			d.Longitude += 0.0001
+			var pong *redis.StatusCmd
+			_, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+				pong = p.Ping(ctx)
+				p.GeoAdd(ctx, "drivers", &d)
+				return nil
+			})
+			if err == nil && pong.Val() != "PONG" {
+				return fmt.Sprintf("PING in EXEC = %q, want PONG", pong.Val()), nil
+			}
+			return "", err
+		}},
 		{"FLUSHALL", false, true, func(ctx context.Context, c *redis.Client, i int) (string, error) {
 			return "", c.FlushAll(ctx).Err()
 		}},

@@ -38,6 +38,8 @@ func TestClusterMultiDifferential(t *testing.T) {
 		{store, {"SET", "near", "now a string"}, {"GET", "near"}, {"GEOADD", "near", "4.9", "52.37", "x"}},
 		{geoadd("drivers", 40, 60), {"ZREM", "drivers", ds[1].Name, ds[41].Name}, search, {"GEODIST", "drivers", ds[2].Name, ds[3].Name, "km"}},
 		{{"PING"}, {"SET", "k", "v"}, geoadd("other", 0, 5), {"ZCARD", "other"}, {"SELECT", "0"}, {"GET", "k"}},
+		// Spread: PING and ECHO run in place among the keyed commands.
+		{{"PING"}, geoadd("spread", 5, 10), {"ECHO", "hi"}, {"ZCARD", "spread"}, {"PING", "x"}, {"ZREM", "spread", ds[5].Name}},
 		{{"GEOSEARCHSTORE", "k", "drivers", "FROMLONLAT", "4.9", "52.37", "BYRADIUS", "30", "km"}, {"TYPE", "k"}, {"ZCARD", "k"}, {"DEL", "k", "other", "drivers"}},
 		{{"ZCARD", "drivers"}, {"GEOSEARCH", "drivers", "FROMLONLAT", "4.9", "52.37", "BYRADIUS", "30", "km"}},
 	}
