@@ -87,6 +87,10 @@ func (s *set) nearbyIn(buf *walk, lon, lat float64, fn func(it *item, bound floa
 	}
 	var refs [leafMembers + 1]ref
 	items := s.items.chunks
+	// The search's point's own score: the cells that hold it are split
+	// first, so skipChain skips most of their look-ups.
+	trunk := geo.Valid(lon, lat)
+	at := uint64(geo.Encode(lon, lat))
 	for len(w) > 0 {
 		st := w.pop()
 		if st.level < 0 {
@@ -119,11 +123,53 @@ func (s *set) nearbyIn(buf *walk, lon, lat float64, fn func(it *item, bound floa
 			}
 			continue
 		}
-		child := uint64(1) << (2 * uint(st.level-1))
-		for c := range uint64(4) {
-			start := st.start + c*child
-			b := near.Bound(geo.CellRect(start, uint(st.level-1)))
-			w.push(step{bound: max(b, st.bound), start: start, level: st.level - 1})
+		if trunk && st.level > 1 && at >= st.start && at-st.start < 1<<(2*uint(st.level)) {
+			st = s.skipChain(&w, &near, st, at, refs[:])
+		}
+		w.split(&near, st)
+	}
+}
+
+// split queues the four quarters of cell st.
+func (w *walk) split(near *geo.Near, st step) {
+	child := uint64(1) << (2 * uint(st.level-1))
+	for c := range uint64(4) {
+		start := st.start + c*child
+		b := near.Bound(geo.CellRect(start, uint(st.level-1)))
+		w.push(step{bound: max(b, st.bound), start: start, level: st.level - 1})
+	}
+}
+
+// skipChain takes a crowded cell st holding the search's own point, whose
+// score is at, down the chain of cells that hold the point to the
+// smallest one still crowded, found by bisecting the levels (a crowded
+// cell's parent is crowded too): it queues the other three quarters of
+// every cell on the way and returns that smallest cell, for the caller
+// to split. The queue ends as if the walk had split each cell of the
+// chain in turn, which it would, the chain's bound being the least; but
+// a 1M-driver metro took a look-up of the tree for each of 19 levels of a
+// 2 km COUNT 10 search, of 31 in all, where bisecting takes 5.
+func (s *set) skipChain(w *walk, near *geo.Near, st step, at uint64, buf []ref) step {
+	cell := func(level int) uint64 { return at >> (2 * uint(level)) << (2 * uint(level)) }
+	deep := int(st.level)
+	for lo, hi := 1, deep-1; lo <= hi; {
+		mid := (lo + hi) / 2
+		start := cell(mid)
+		if s.firstRefs(float64(start), float64(start+1<<(2*uint(mid))), buf) > leafMembers {
+			deep, hi = mid, mid-1
+		} else {
+			lo = mid + 1
 		}
 	}
+	for level := int(st.level) - 1; level >= deep; level-- {
+		parent, on := cell(level+1), cell(level)
+		child := uint64(1) << (2 * uint(level))
+		for c := range uint64(4) {
+			if start := parent + c*child; start != on {
+				b := near.Bound(geo.CellRect(start, uint(level)))
+				w.push(step{bound: max(b, st.bound), start: start, level: int8(level)})
+			}
+		}
+	}
+	return step{bound: st.bound, start: cell(deep), level: int8(deep)}
 }

@@ -19,6 +19,7 @@ func TestNearbyWalk(t *testing.T) {
 		score func(i int) float64
 	}{
 		{"metro", func(int) float64 { return geo.Encode(4.9+rng.NormFloat64()*0.05, 52.37+rng.NormFloat64()*0.03) }},
+		{"dense metro", func(int) float64 { return geo.Encode(4.9+rng.NormFloat64()*0.002, 52.37+rng.NormFloat64()*0.001) }},
 		{"world", func(int) float64 { return geo.Encode(rng.Float64()*360-180, rng.Float64()*170-85) }},
 		{"one spot", func(int) float64 { return geo.Encode(4.9, 52.37) }},
 		{"few spots", func(i int) float64 { return geo.Encode(4.9+float64(i%3)*1e-6, 52.37) }},
@@ -45,22 +46,27 @@ func TestNearbyWalk(t *testing.T) {
 					want[name] = true
 				}
 			}
-			last := 0.0
-			seen := map[string]bool{}
-			s.nearby(4.91, 52.36, func(it *item, bound float64) bool {
-				lon, lat := geo.Decode(it.score)
-				if exact := geo.Distance(4.91, 52.36, lon, lat); bound > exact || bound < last {
-					t.Fatalf("%s: bound %v after %v, exact %v", s.member(it), bound, last, exact)
+			// Points off the members, on the crowded spots (the walk then
+			// skips down the chain of cells holding the point, skipChain)
+			// and on the east and north edges.
+			for _, p := range [][2]float64{{4.91, 52.36}, {4.9, 52.37}, {180, 52.36}, {4.9, geo.MaxLat}, {-180, -geo.MaxLat}} {
+				last := 0.0
+				seen := map[string]bool{}
+				s.nearby(p[0], p[1], func(it *item, bound float64) bool {
+					lon, lat := geo.Decode(it.score)
+					if exact := geo.Distance(p[0], p[1], lon, lat); bound > exact || bound < last {
+						t.Fatalf("from %v: %s: bound %v after %v, exact %v", p, s.member(it), bound, last, exact)
+					}
+					if seen[s.member(it)] || !want[s.member(it)] {
+						t.Fatalf("from %v: %s visited twice or not a cell's member", p, s.member(it))
+					}
+					seen[s.member(it)] = true
+					last = bound
+					return true
+				})
+				if len(seen) != len(want) {
+					t.Fatalf("from %v: visited %d of %d", p, len(seen), len(want))
 				}
-				if seen[s.member(it)] || !want[s.member(it)] {
-					t.Fatalf("%s visited twice or not a cell's member", s.member(it))
-				}
-				seen[s.member(it)] = true
-				last = bound
-				return true
-			})
-			if len(seen) != len(want) {
-				t.Fatalf("visited %d of %d", len(seen), len(want))
 			}
 		})
 	}
