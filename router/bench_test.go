@@ -17,17 +17,23 @@ import (
 func metro(b *testing.B, m *shard.Map, n int) (*Router, func() (float64, float64)) {
 	b.Helper()
 	r := New(Config{Regions: m})
-	rng := rand.New(rand.NewPCG(1, 2))
-	cities := [][2]float64{{4.90, 52.37}, {4.48, 51.92}, {4.30, 52.07}, {5.12, 52.09}, {5.47, 51.44}}
-	at := func() (float64, float64) {
-		c := cities[rng.IntN(len(cities))]
-		return c[0] + rng.NormFloat64()*0.05, c[1] + rng.NormFloat64()*0.03
-	}
+	at := metroPoints()
 	for i := range n {
 		lon, lat := at()
 		r.Add(drivers, fmt.Sprintf("driver:%d", i), geo.Encode(lon, lat), AddFlags{})
 	}
 	return r, at
+}
+
+// metroPoints returns a source of points in a few Gaussian city
+// clusters, the same sequence on every call.
+func metroPoints() func() (lon, lat float64) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	cities := [][2]float64{{4.90, 52.37}, {4.48, 51.92}, {4.30, 52.07}, {5.12, 52.09}, {5.47, 51.44}}
+	return func() (float64, float64) {
+		c := cities[rng.IntN(len(cities))]
+		return c[0] + rng.NormFloat64()*0.05, c[1] + rng.NormFloat64()*0.03
+	}
 }
 
 func BenchmarkNearest(b *testing.B) {

@@ -90,7 +90,7 @@ func (s *set) nearbyIn(buf *walk, lon, lat float64, fn func(it *item, bound floa
 	// The search's point's own score: the cells that hold it are split
 	// first, so skipChain skips most of their look-ups.
 	trunk := geo.Valid(lon, lat)
-	at := uint64(geo.Encode(lon, lat))
+	point := uint64(geo.Encode(lon, lat))
 	for len(w) > 0 {
 		st := w.pop()
 		if st.level < 0 {
@@ -123,8 +123,8 @@ func (s *set) nearbyIn(buf *walk, lon, lat float64, fn func(it *item, bound floa
 			}
 			continue
 		}
-		if trunk && st.level > 1 && at >= st.start && at-st.start < 1<<(2*uint(st.level)) {
-			st = s.skipChain(&w, &near, st, at, refs[:])
+		if trunk && st.level > 1 && point >= st.start && point-st.start < 1<<(2*uint(st.level)) {
+			st = s.skipChain(&w, &near, st, point, refs[:])
 		}
 		w.split(&near, st)
 	}
@@ -141,7 +141,7 @@ func (w *walk) split(near *geo.Near, st step) {
 }
 
 // skipChain takes a crowded cell st holding the search's own point, whose
-// score is at, down the chain of cells that hold the point to the
+// score is point, down the chain of cells that hold the point to the
 // smallest one still crowded, found by bisecting the levels (a crowded
 // cell's parent is crowded too): it queues the other three quarters of
 // every cell on the way and returns that smallest cell, for the caller
@@ -149,8 +149,8 @@ func (w *walk) split(near *geo.Near, st step) {
 // chain in turn, which it would, the chain's bound being the least; but
 // a 1M-driver metro took a look-up of the tree for each of 19 levels of a
 // 2 km COUNT 10 search, of 31 in all, where bisecting takes 5.
-func (s *set) skipChain(w *walk, near *geo.Near, st step, at uint64, buf []ref) step {
-	cell := func(level int) uint64 { return at >> (2 * uint(level)) << (2 * uint(level)) }
+func (s *set) skipChain(w *walk, near *geo.Near, st step, point uint64, buf []ref) step {
+	cell := func(level int) uint64 { return point >> (2 * uint(level)) << (2 * uint(level)) }
 	deep := int(st.level)
 	for lo, hi := 1, deep-1; lo <= hi; {
 		mid := (lo + hi) / 2
