@@ -40,6 +40,7 @@ func TestClusterMultiDifferential(t *testing.T) {
 		{{"PING"}, {"SET", "k", "v"}, geoadd("other", 0, 5), {"ZCARD", "other"}, {"SELECT", "0"}, {"GET", "k"}},
 		// Spread: PING and ECHO run in place among the keyed commands.
 		{{"PING"}, geoadd("spread", 5, 10), {"ECHO", "hi"}, {"ZCARD", "spread"}, {"PING", "x"}, {"ZREM", "spread", ds[5].Name}},
+		{{"PING"}, {"ECHO", "only commands that name no key"}},
 		{{"GEOSEARCHSTORE", "k", "drivers", "FROMLONLAT", "4.9", "52.37", "BYRADIUS", "30", "km"}, {"TYPE", "k"}, {"ZCARD", "k"}, {"DEL", "k", "other", "drivers"}},
 		{{"ZCARD", "drivers"}, {"GEOSEARCH", "drivers", "FROMLONLAT", "4.9", "52.37", "BYRADIUS", "30", "km"}},
 	}
