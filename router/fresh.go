@@ -251,20 +251,28 @@ func (r *Router) LookUpForPeer(ids []shard.ID, k shard.Key, names []string, cut 
 	return cs, found
 }
 
-// askedLately reports whether another node asked for member lately and
-// this node did not hold it.
-func (r *Router) askedLately(member string) bool {
-	a := &r.remote.asks
+// asked reports, for each of n members (member(i)), whether another node
+// asked for it lately and this node did not hold it (nil: none was),
+// under one hold of the lock for all of them.
+func (a *absentAsks) asked(n int, member func(i int) string) (out []bool) {
 	if !a.any.Load() {
-		return false
+		return nil
 	}
-	h := shard.Hash(member)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.rotate(now())
-	_, inCur := a.cur[h]
-	_, inPrev := a.prev[h]
-	return inCur || inPrev
+	for i := range n {
+		h := shard.Hash(member(i))
+		_, inCur := a.cur[h]
+		_, inPrev := a.prev[h]
+		if inCur || inPrev {
+			if out == nil {
+				out = make([]bool, n)
+			}
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // StoredForPeer is told the copies a peer's call stored here (PUTMANY,
@@ -276,18 +284,7 @@ func (r *Router) StoredForPeer(es []shard.Entry) (asked []bool) {
 		return nil
 	}
 	r.remote.asks.stores.Add(1) // before looking: LookUpForPeer
-	if !r.remote.asks.any.Load() {
-		return nil
-	}
-	for i, e := range es {
-		if r.askedLately(e.Member) {
-			if asked == nil {
-				asked = make([]bool, len(es))
-			}
-			asked[i] = true
-		}
-	}
-	return asked
+	return r.remote.asks.asked(len(es), func(i int) string { return es[i].Member })
 }
 
 // NoteStore counts a store of a peer's that reports no asks (PUT): a
@@ -298,7 +295,7 @@ func (r *Router) NoteStore() { r.remote.asks.stores.Add(1) }
 // stored in a local shard.
 func (r *Router) storedHere(member string) bool {
 	r.remote.asks.stores.Add(1)
-	return r.askedLately(member)
+	return r.remote.asks.asked(1, func(int) string { return member }) != nil
 }
 
 // firstWrite reports whether a write stored its member anew: no copy was

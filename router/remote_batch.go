@@ -331,11 +331,7 @@ func (r *Router) putGroup(ctx context.Context, p Peer, k shard.Key, items []batc
 	if pb, ok := p.(PeerBatcher); ok {
 		var asked []bool
 		asked, err = pb.PutMany(ctx, k, ids, es)
-		for j, i := range idx {
-			if j < len(asked) && asked[j] {
-				items[i].asked = true // a first write racing another node's (fresh.go)
-			}
-		}
+		markAsked(items, idx, asked)
 	}
 	if replica || !errors.Is(err, ErrStale) {
 		for _, i := range idx {

@@ -137,9 +137,16 @@ func (pp *putPlan) asked(p Peer, flags []bool) {
 	}
 	pp.mu.Lock()
 	defer pp.mu.Unlock()
-	for j, i := range pp.remote[p.ID()] {
+	markAsked(pp.items, pp.remote[p.ID()], flags)
+}
+
+// markAsked marks items[idx[j]] asked where flags[j] (a node's answer
+// for the puts it stored, in idx's order): a first write racing another
+// node's (fresh.go).
+func markAsked(items []batchItem, idx []int, flags []bool) {
+	for j, i := range idx {
 		if j < len(flags) && flags[j] {
-			pp.items[i].asked = true
+			items[i].asked = true
 		}
 	}
 }
