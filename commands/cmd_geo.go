@@ -78,28 +78,35 @@ triples:
 }
 
 // addAll writes members with their scores, in order, as ZADD does, and
-// replies how many were added (with CH: added or changed).
+// replies how many were added (with CH: added or changed). Many members
+// go to the router together: in cluster mode it looks up and stores them
+// in batches, one message per node each; on one node it writes them one
+// after the other in their shard's queue (router/bulk.go).
 func (e *Engine) addAll(c *Client, k shard.Key, member func(j int) []byte, scores []float64, f router.AddFlags, ch bool) {
-	if e.Router().Clustered() {
-		e.addMany(c, k, member, scores, f, ch)
+	var added, changed int
+	var err error
+	if len(scores) == 1 && !e.Router().Clustered() {
+		// A ping: no slice of names.
+		var a, moved bool
+		a, moved, err = e.Router().TryAdd(k, string(member(0)), scores[0], f)
+		added, changed = b2i(a), b2i(moved)
+	} else {
+		members := make([]string, len(scores))
+		for j := range members {
+			members[j] = string(member(j))
+		}
+		added, changed, err = e.Router().TryAddMany(k, members, scores, f)
+	}
+	if err != nil {
+		// Cluster mode: the shard's node is down or not answering.
+		c.W.Error("TRYAGAIN " + err.Error())
 		return
 	}
-	n, dirty := 0, 0
-	for j, score := range scores {
-		added, changed, err := e.Router().TryAdd(k, string(member(j)), score, f)
-		if err != nil {
-			// Cluster mode: the shard's node is down or not answering.
-			c.W.Error("TRYAGAIN " + err.Error())
-			return
-		}
-		if added || (ch && changed) {
-			n++
-		}
-		if added || changed {
-			dirty++
-		}
+	n := added
+	if ch {
+		n += changed
 	}
-	c.changed(dirty) // the save schedule counts elements, as Redis's dirty counter
+	c.changed(added + changed) // the save schedule counts elements, as Redis's dirty counter
 	c.W.Int(int64(n))
 }
 
@@ -226,4 +233,11 @@ func eq(b []byte, lower string) bool {
 		}
 	}
 	return true
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -68,13 +68,7 @@ type batchItem struct {
 // writes at the same load (cluster/TestReplicaLeaseLapse, TestHolderAway).
 func (r *Router) TryAddMany(k shard.Key, members []string, scores []float64, f AddFlags) (added, changed int, err error) {
 	if r.cl == nil {
-		for i, m := range members {
-			a, c, err := r.TryAdd(k, m, scores[i], f)
-			if err != nil {
-				return added, changed, err
-			}
-			added, changed = added+b2i(a), changed+b2i(c)
-		}
+		added, changed = r.addLocal(k, members, scores, f) // bulk.go
 		return added, changed, nil
 	}
 	for start := 0; start < len(members); {

@@ -47,6 +47,8 @@ type Router struct {
 	// copy of a key it no longer knows (reclaim.go).
 	retired bool
 
+	bulk []bulkQueue // per shard (bulk.go)
+
 	hooks testHooks
 }
 
@@ -118,6 +120,7 @@ func New(cfg Config) *Router {
 		r.shards[i] = shard.New()
 	}
 	r.hooks.delay = make([]atomic.Int64, m.Len())
+	r.bulk = make([]bulkQueue, m.Len())
 	r.SetPositionTTL(cfg.PositionTTL)
 	if cfg.FanoutTimeout <= 0 {
 		cfg.FanoutTimeout = 50 * time.Millisecond
