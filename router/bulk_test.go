@@ -94,11 +94,37 @@ func TestBulkPanicReachesCaller(t *testing.T) {
 				t.Errorf("recovered %v, want the write's panic", p)
 			}
 		}()
-		q.run(func() { panic("boom") })
+		q.run(1, func() { panic("boom") })
 	}()
 	ran := false
-	q.run(func() { ran = true })
+	q.run(1, func() { ran = true })
 	if !ran {
 		t.Fatal("the queue did not run the write after a panic")
+	}
+}
+
+// Writes run one at a time, whoever writes them, and every one is written
+// once, also when each is big enough to hand the queue on (the race
+// detector sees two at once as a race on count).
+func TestBulkOneAtATime(t *testing.T) {
+	var q bulkQueue
+	count := 0
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				n := 1
+				if (g+i)%2 == 0 {
+					n = leadMembers // its leader hands the queue on after it
+				}
+				q.run(n, func() { count++ })
+			}
+		}()
+	}
+	wg.Wait()
+	if count != 400 || q.running || len(q.waiting) != 0 {
+		t.Fatalf("%d writes, running %v, %d waiting; want 400, false, 0", count, q.running, len(q.waiting))
 	}
 }
