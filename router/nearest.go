@@ -137,10 +137,20 @@ func (r *Router) nearestFan(dst []shard.Hit, ids []shard.ID, k shard.Key, q *geo
 // fewer than n+1 hits came from a walk that stopped early somewhere.
 func nearestTop(res Result, n int, partial bool) (Result, bool) {
 	// Nearest first; equal distances in discovery order, as Redis's
-	// stable full sort leaves them when it returns every hit.
+	// stable full sort leaves them when it returns every hit. Each key is
+	// compared only on a tie of the one before (cmp.Or would compare the
+	// names of every pair: 3 % of a 2 km COUNT 10 search's CPU).
 	slices.SortFunc(res.Hits, func(a, b shard.Hit) int {
-		return cmp.Or(cmp.Compare(a.Dist, b.Dist), cmp.Compare(a.Cell, b.Cell),
-			cmp.Compare(a.Score, b.Score), cmp.Compare(a.Member, b.Member))
+		if c := cmp.Compare(a.Dist, b.Dist); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Cell, b.Cell); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Score, b.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Member, b.Member)
 	})
 	hits := res.Hits
 	if len(hits) <= n {

@@ -118,7 +118,10 @@ func (r *Router) collect(k shard.Key, g *geoKey, min, max Bound, rev bool, want 
 // sortMembers puts copies in sorted-set order (reversed with rev).
 func sortMembers(all []shard.Entry, rev bool) []Member {
 	slices.SortFunc(all, func(a, b shard.Entry) int {
-		c := cmp.Or(cmp.Compare(a.Score, b.Score), cmp.Compare(a.Member, b.Member))
+		c := cmp.Compare(a.Score, b.Score)
+		if c == 0 { // names only on a tie: cmp.Or would compare every pair's
+			c = cmp.Compare(a.Member, b.Member)
+		}
 		if rev {
 			return -c
 		}
