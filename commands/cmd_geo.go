@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"slices"
+
 	"geoshard/geo"
 	"geoshard/router"
 	"geoshard/shard"
@@ -95,7 +97,9 @@ func (e *Engine) addAll(c *Client, k shard.Key, member func(j int) []byte, score
 		for j := range members {
 			members[j] = string(member(j))
 		}
-		added, changed, err = e.Router().TryAddMany(k, members, scores, f)
+		// A copy: scores itself may be a ping's array on the caller's
+		// stack, which the router's batches would move to the heap.
+		added, changed, err = e.Router().TryAddMany(k, members, slices.Clone(scores), f)
 	}
 	if err != nil {
 		// Cluster mode: the shard's node is down or not answering.
