@@ -91,7 +91,7 @@ func (e *Engine) addAll(c *Client, k shard.Key, member func(j int) []byte, score
 		// A ping: no slice of names.
 		var a, moved bool
 		a, moved, err = e.Router().TryAdd(k, string(member(0)), scores[0], f)
-		added, changed = b2i(a), b2i(moved)
+		added, changed = int(boolInt(a)), int(boolInt(moved))
 	} else {
 		members := make([]string, len(scores))
 		for j := range members {
@@ -237,11 +237,4 @@ func eq(b []byte, lower string) bool {
 		}
 	}
 	return true
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

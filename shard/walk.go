@@ -126,15 +126,19 @@ func (s *set) nearbyIn(buf *walk, lon, lat float64, fn func(it *item, bound floa
 		if trunk && st.level > 1 && point >= st.start && point-st.start < 1<<(2*uint(st.level)) {
 			st = s.skipChain(&w, &near, st, point, refs[:])
 		}
-		w.split(&near, st)
+		w.split(&near, st, -1)
 	}
 }
 
-// split queues the four quarters of cell st.
-func (w *walk) split(near *geo.Near, st step) {
+// split queues the quarters of cell st, all but quarter skip (0 to 3; -1:
+// none).
+func (w *walk) split(near *geo.Near, st step, skip int) {
 	child := uint64(1) << (2 * uint(st.level-1))
-	for c := range uint64(4) {
-		start := st.start + c*child
+	for c := range 4 {
+		if c == skip {
+			continue
+		}
+		start := st.start + uint64(c)*child
 		b := near.Bound(geo.CellRect(start, uint(st.level-1)))
 		w.push(step{bound: max(b, st.bound), start: start, level: st.level - 1})
 	}
@@ -162,14 +166,9 @@ func (s *set) skipChain(w *walk, near *geo.Near, st step, point uint64, buf []re
 		}
 	}
 	for level := int(st.level) - 1; level >= deep; level-- {
-		parent, on := cell(level+1), cell(level)
-		child := uint64(1) << (2 * uint(level))
-		for c := range uint64(4) {
-			if start := parent + c*child; start != on {
-				b := near.Bound(geo.CellRect(start, uint(level)))
-				w.push(step{bound: max(b, st.bound), start: start, level: int8(level)})
-			}
-		}
+		parent := cell(level + 1)
+		on := int((point - parent) >> (2 * uint(level))) // the quarter on the chain
+		w.split(near, step{bound: st.bound, start: parent, level: int8(level + 1)}, on)
 	}
 	return step{bound: st.bound, start: cell(deep), level: int8(deep)}
 }
