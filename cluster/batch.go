@@ -141,6 +141,7 @@ func internalGetPut(r *router.Router, t *Table, p *parser, w Replier) {
 	// LookUpForPeer and StoredForPeer: first writes racing another node's
 	// (router/fresh.go).
 	cs, oks := r.LookUpForPeer(ids, k, names, cut, puts)
+	r.GaveWayFor(ids, k, names, cs, oks)
 	r.PutLocalMany(putIDs, k, puts)
 	asked := r.StoredForPeer(puts)
 	w.Array(2)

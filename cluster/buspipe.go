@@ -36,7 +36,7 @@ import (
 // pipelined reports the internal commands that may share a connection.
 func pipelined(sub string) bool {
 	switch sub {
-	case "PUT", "PUTIF", "PUTMANY", "DEL", "GET", "OWNER", "FRESH":
+	case "PUT", "PUTIF", "PUTMANY", "DEL", "GIVEWAY", "GET", "OWNER", "FRESH":
 		return true
 	}
 	return false

@@ -12,6 +12,10 @@ import (
 	"geoshard/shard"
 )
 
+func (c *call) GiveWay(ctx context.Context, ids []shard.ID, k shard.Key, member string, notAfter, by int64) (int64, error) {
+	return c.p.giveWay(ctx, c.pass, c.ver, ids, k, member, notAfter, by)
+}
+
 func (c *call) Fresh(ctx context.Context, k shard.Key, members []string, copies []router.Copy) ([]int64, error) {
 	return c.p.fresh(ctx, c.pass, c.ver, k, members, copies)
 }
@@ -54,7 +58,7 @@ func internalFresh(r *router.Router, t *Table, p *parser, w Replier) {
 	limit := time.Now().Add(maxStampAhead).UnixNano()
 	for i, c := range cs {
 		switch {
-		case !found[i]:
+		case !found[i] || c.By != 0:
 			p.fail("a member without its copy")
 		case int(c.Shard) >= len(t.local):
 			p.fail("bad shard " + itoa(int64(c.Shard)))
@@ -73,4 +77,35 @@ func internalFresh(r *router.Router, t *Table, p *parser, w Replier) {
 	for _, n := range newer {
 		w.Int(n)
 	}
+}
+
+// giveWay sends GEOSHARD.GIVEWAY db key member notAfter by ids...: a
+// first write's copy deleted for the newer copy stamped by
+// (router/giveway.go). It answers as GEOSHARD.DEL.
+func (p *peer) giveWay(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key, member string,
+	notAfter, by int64) (int64, error) {
+	args := []any{itoa(int64(k.DB)), k.Name, member, itoa(notAfter), itoa(by)}
+	for _, id := range ids {
+		args = append(args, itoa(int64(id)))
+	}
+	v, err := p.do(ctx, pass, ver, "GEOSHARD.GIVEWAY", args...)
+	if err != nil {
+		return 0, err
+	}
+	n, _ := v.(int64)
+	return n, nil
+}
+
+// internalGiveWay answers GEOSHARD.GIVEWAY.
+func internalGiveWay(r *router.Router, t *Table, p *parser, w Replier) {
+	k := p.key()
+	member, notAfter, by := p.str(), p.int(), p.int()
+	ids := p.rest(t)
+	if by <= 0 {
+		p.fail("bad stamp " + itoa(by))
+	}
+	if !p.ok(w) {
+		return
+	}
+	w.Int(r.GiveWayLocal(ids, k, member, notAfter, by))
 }

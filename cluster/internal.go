@@ -67,7 +67,7 @@ func readsOlder(name string) bool {
 // holds the table it was admitted under until it is done (Node.serving).
 func changesCopies(name string) bool {
 	switch name {
-	case "geoshard.put", "geoshard.del", "geoshard.getput", "geoshard.putmany", "geoshard.putif",
+	case "geoshard.put", "geoshard.del", "geoshard.giveway", "geoshard.getput", "geoshard.putmany", "geoshard.putif",
 		"geoshard.drop", "geoshard.rename", "geoshard.flush":
 		return true
 	}
@@ -129,6 +129,8 @@ func serveInternal(r *router.Router, name string, t *Table, p *parser, w Replier
 		internalPut(r, t, p, w)
 	case "geoshard.del":
 		internalDel(r, t, p, w)
+	case "geoshard.giveway":
+		internalGiveWay(r, t, p, w) // fresh.go
 	case "geoshard.get":
 		internalGet(r, t, p, w)
 	case "geoshard.search", "geoshard.nearest":

@@ -59,10 +59,17 @@ func appendCopiesWire(b []byte, cs []router.Copy, oks []bool) []byte {
 			b = append(b, 0)
 			continue
 		}
-		b = append(b, 1)
+		if c.By != 0 {
+			b = append(b, 2) // a copy that gave way, its By last (router/giveway.go)
+		} else {
+			b = append(b, 1)
+		}
 		b = binary.AppendUvarint(b, uint64(c.Shard))
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(c.Score))
 		b = binary.LittleEndian.AppendUint64(b, uint64(c.Stamp))
+		if c.By != 0 {
+			b = binary.LittleEndian.AppendUint64(b, uint64(c.By))
+		}
 	}
 	return b
 }
@@ -195,10 +202,16 @@ func decodeCopiesWire(s string, n int) ([]router.Copy, []bool, error) {
 		}
 		id := r.uvarint()
 		score, stamp := math.Float64frombits(r.u64()), int64(r.u64())
-		if r.bad || found != 1 || id > math.MaxUint16 {
+		var by int64
+		if found == 2 {
+			if by = int64(r.u64()); by == 0 {
+				return nil, nil, errWire
+			}
+		}
+		if r.bad || found > 2 || id > math.MaxUint16 {
 			return nil, nil, errWire
 		}
-		cs[i], oks[i] = router.Copy{Shard: shard.ID(id), Score: score, Stamp: stamp}, true
+		cs[i], oks[i] = router.Copy{Shard: shard.ID(id), Score: score, Stamp: stamp, By: by}, true
 	}
 	if len(r.s) != 0 {
 		return nil, nil, fmt.Errorf("more answers than %d members", n)

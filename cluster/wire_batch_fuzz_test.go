@@ -62,7 +62,8 @@ func FuzzBatchWords(f *testing.F) {
 	}
 	puts := appendPutsWire(nil, []shard.ID{0, 2, 1}, es)
 	members := appendMembersWire(nil, []string{"driver:1", "", strings.Repeat("m", 300)})
-	copies := appendCopiesWire(nil, []router.Copy{{Shard: 1, Score: 1.5, Stamp: 9}, {}}, []bool{true, false})
+	copies := appendCopiesWire(nil, []router.Copy{{Shard: 1, Score: 1.5, Stamp: 9}, {}, {Shard: 2, Stamp: 3, By: 4}},
+		[]bool{true, false, true})
 	f.Add(puts, members, copies, uint8(2))
 	f.Add(puts[:len(puts)-3], members[:4], copies[:5], uint8(1))
 	f.Add([]byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80}, []byte{0xff, 0x01}, []byte{2}, uint8(0))
@@ -85,6 +86,7 @@ func FuzzBatchWords(f *testing.F) {
 			{"PUTMANY", internalPutMany, [][]byte{[]byte("0"), k, puts}},
 			{"PUTIF", internalPutIf, [][]byte{[]byte("0"), k, []byte("0000"), []byte("0"), puts}},
 			{"FRESH", internalFresh, [][]byte{[]byte("0"), k, members, answer}},
+			{"GIVEWAY", internalGiveWay, [][]byte{[]byte("0"), k, members, []byte("5"), answer, []byte("1")}},
 		} {
 			var w wordReplier
 			c.serve(r, tb, &parser{args: slices.Clone(c.args)}, &w)

@@ -38,9 +38,10 @@ func TestWireBatchRoundTrip(t *testing.T) {
 	if got := p.membersWire(); p.bad != "" || !reflect.DeepEqual(got, members) {
 		t.Fatalf("members: %q (%s)", got, p.bad)
 	}
-	cs := []router.Copy{{Shard: 3, Score: 1.5, Stamp: 9}, {}, {Shard: math.MaxUint16, Score: -0.25, Stamp: math.MaxInt64}}
-	oks := []bool{true, false, true}
-	gotCs, gotOks, err := decodeCopiesWire(string(appendCopiesWire(nil, cs, oks)), 3)
+	cs := []router.Copy{{Shard: 3, Score: 1.5, Stamp: 9}, {}, {Shard: math.MaxUint16, Score: -0.25, Stamp: math.MaxInt64},
+		{Shard: 4, Score: 2, Stamp: 5, By: 7}} // the last one gave way (router/giveway.go)
+	oks := []bool{true, false, true, true}
+	gotCs, gotOks, err := decodeCopiesWire(string(appendCopiesWire(nil, cs, oks)), 4)
 	if err != nil || !reflect.DeepEqual(gotCs, cs) || !reflect.DeepEqual(gotOks, oks) {
 		t.Fatalf("copies: %+v %v %v", gotCs, gotOks, err)
 	}
@@ -91,7 +92,8 @@ func TestWireBatchRefused(t *testing.T) {
 	for _, c := range []struct {
 		s string
 		n int
-	}{{copies[:5], 1}, {copies, 2}, {copies + "\x00", 1}, {"\x02" + copies[1:], 1}, {"", 1}} {
+	}{{copies[:5], 1}, {copies, 2}, {copies + "\x00", 1}, {"\x02" + copies[1:], 1}, {"\x02" + copies[1:] + strings.Repeat("\x00", 8), 1},
+		{"\x03" + copies[1:] + "\x01" + strings.Repeat("\x00", 7), 1}, {"", 1}} {
 		if _, _, err := decodeCopiesWire(c.s, c.n); err == nil {
 			t.Errorf("copies %q for %d members: no error", c.s, c.n)
 		}

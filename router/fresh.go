@@ -149,8 +149,10 @@ func (r *Router) tellFreshOf(k shard.Key, batch []freshCopy) {
 			// first made that write count the member as added
 			// (GEOADD k p1 m p2 m answered 2, TestClusterGenerated), so
 			// the delete waits for the member's writes here to end.
+			// A later write handing the member off from this copy may
+			// look for it only after the delete (giveway.go).
 			release := r.hold(k, c.member)
-			r.deleteCopy(ctx, c.s.shard, k, c.member, c.s.stamp)
+			r.giveWay(ctx, c.s.shard, k, c.member, c.s.stamp, newer[i].Load())
 			release()
 		}
 	}

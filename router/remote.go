@@ -82,10 +82,13 @@ type Peer interface {
 }
 
 // Copy is where one copy of a member is: its shard, score and write stamp.
+// By is set on a copy deleted lately because it gave way to the copy
+// stamped By (giveway.go): only the write of that copy counts it as found.
 type Copy struct {
 	Shard shard.ID
 	Score float64
 	Stamp int64
+	By    int64
 }
 
 func (c Copy) slot() slot { return slot{shard: c.Shard, score: c.Score, stamp: c.Stamp} }
@@ -131,6 +134,7 @@ type remoteState struct {
 	departures  departureLog // copies handoffs deleted lately (departures.go)
 	fresh       freshQueue   // first writes every node is to hear of (fresh.go)
 	asks        absentAsks   // members other nodes asked for lately and found nowhere here (fresh.go)
+	gaveWay     gaveWay      // first writes' copies deleted lately for a newer copy (giveway.go)
 }
 
 // SetRemote switches the router to cluster mode; cluster calls it before

@@ -35,6 +35,9 @@ type PeerBatcher interface {
 	// Fresh is FreshLocal on the node: first writes of members whose
 	// copies[i] another node stored (fresh.go).
 	Fresh(ctx context.Context, k shard.Key, members []string, copies []Copy) ([]int64, error)
+	// GiveWay is GiveWayLocal on the node: a first write's copy deleted
+	// for the newer copy stamped by (giveway.go).
+	GiveWay(ctx context.Context, ids []shard.ID, k shard.Key, member string, notAfter, by int64) (int64, error)
 }
 
 // errNoBatch is a peer that cannot take batches (not one of cluster's).

@@ -19,6 +19,7 @@ func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int, puts *pu
 	var (
 		miss  []int
 		names []string
+		mine  []int64 // the stamps of the copies puts stores
 		cut   int64
 	)
 	for _, i := range idx {
@@ -28,11 +29,14 @@ func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int, puts *pu
 		}
 		miss = append(miss, i)
 		names = append(names, it.member)
+		if puts != nil {
+			mine = append(mine, it.stamp)
+		}
 	}
 	if len(miss) == 0 {
 		return nil
 	}
-	best, found, err := r.findMany(k, names, cut, puts)
+	best, found, err := r.findMany(k, names, cut, puts, mine)
 	if err != nil {
 		r.remoteFailed("get", err) // as findMember: the write goes on
 	}
@@ -54,11 +58,16 @@ func (r *Router) findMissing(k shard.Key, items []batchItem, idx []int, puts *pu
 // findMany is findMember for many members: their newest copies not older
 // than cut over every shard of the cluster, one GetPut per node for all
 // of them; with puts, each node also stores, after the look-up, the new
-// copies of its shards.
-func (r *Router) findMany(k shard.Key, names []string, cut int64, puts *putPlan) (best []Copy, found []bool, err error) {
+// copies of its shards. A copy deleted lately for a newer one counts
+// only for the write whose new copy, stamped mine[j], it gave way to
+// (giveway.go).
+func (r *Router) findMany(k shard.Key, names []string, cut int64, puts *putPlan, mine []int64) (best []Copy, found []bool, err error) {
 	best, found = make([]Copy, len(names)), make([]bool, len(names))
 	var mu sync.Mutex
 	keep := func(j int, c Copy) {
+		if c.By != 0 && (mine == nil || c.By != mine[j]) {
+			return
+		}
 		mu.Lock()
 		if !found[j] || c.Stamp > best[j].Stamp {
 			best[j], found[j] = c, true
@@ -69,6 +78,7 @@ func (r *Router) findMany(k shard.Key, names []string, cut int64, puts *putPlan)
 	defer cancel()
 	err = r.onNodes(ctx, nil, func(ids []shard.ID) {
 		cs, oks := r.GetLocalMany(ids, k, names, cut)
+		r.GaveWayFor(ids, k, names, cs, oks)
 		for j := range cs {
 			if oks[j] {
 				keep(j, cs[j])

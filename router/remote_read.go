@@ -194,7 +194,7 @@ func (r *Router) scoresCluster(k shard.Key, members []string) (scores []float64,
 	for try := 1; len(ask) > 0; try++ {
 		var best []Copy
 		var found []bool
-		best, found, err = r.findMany(k, names, cut, nil)
+		best, found, err = r.findMany(k, names, cut, nil, nil)
 		rest := ask[:0]
 		names = names[:0]
 		for j, i := range ask {

@@ -161,7 +161,7 @@ func (r *Router) currentCopies(k shard.Key, members []string, cut int64) []shard
 	if len(members) == 0 {
 		return nil
 	}
-	best, found, err := r.findMany(k, members, cut, nil)
+	best, found, err := r.findMany(k, members, cut, nil, nil)
 	if err != nil {
 		r.remoteFailed("get", err) // as a read's shard: left out
 	}

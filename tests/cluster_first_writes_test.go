@@ -114,3 +114,63 @@ func TestClusterRepeatedFirstWrite(t *testing.T) {
 	}
 	t.Logf("%d of %d answered other than 1 (through %s, from %s's region to %s's)", wrong, rounds, via, ownerAt(x), ownerAt(y))
 }
+
+// TestClusterFirstWriteGivesWay: a member no node holds is asked for
+// through one node (GEOPOS), written at x through the owner of x's
+// region, then written at y, in another node's region, through a node
+// that has not seen it. Redis answers the second GEOADD 0. The first
+// write's notice (router/fresh.go) reached y's node after the second
+// write had stored its copy there, was answered with that newer copy,
+// and the first writer deleted its own copy at x; when that delete came
+// before the second write's look-up at x, the second write found the
+// member nowhere and answered 1: 17 and 26 of 400 (router/giveway.go).
+func TestClusterFirstWriteGivesWay(t *testing.T) {
+	tc := startCluster(t, 3)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	owners := assignmentOwners(t, tc)
+	regions := shard.DefaultMap()
+	ownerAt := func(p [2]float64) string { return owners[regions.Name(regions.Locate(p[0], p[1]))] }
+	places := [][2]float64{{4.9, 52.37}, {151.2, -33.86}, {139.7, 35.7}, {-74, 40.7}, {-46.6, -23.5}, {36.8, -1.3}}
+	var x, y [2]float64
+	for _, p := range places {
+		for _, q := range places {
+			if ownerAt(p) != ownerAt(q) {
+				x, y = p, q
+			}
+		}
+	}
+	if ownerAt(x) == ownerAt(y) {
+		t.Fatalf("no two of %v are owned by two nodes: %v", places, owners)
+	}
+	first := ownerAt(x)
+	const rounds = 200
+	for _, second := range []string{"a", "b", "c"} {
+		if second == first {
+			continue
+		}
+		ask := "abc"[3-int(first[0]-'a')-int(second[0]-'a')] // the third node
+		wrong := 0
+		for i := range rounds {
+			m := fmt.Sprint("giveway:", second, i)
+			if err := tc.nodes[string(ask)].c.GeoPos(ctx, "k", m).Err(); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.nodes[first].c.GeoAdd(ctx, "k", &redis.GeoLocation{Name: m, Longitude: x[0], Latitude: x[1]}).Err(); err != nil {
+				t.Fatal(err)
+			}
+			n, err := tc.nodes[second].c.GeoAdd(ctx, "k", &redis.GeoLocation{Name: m, Longitude: y[0], Latitude: y[1]}).Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != 0 {
+				if wrong++; wrong <= 3 {
+					t.Errorf("GEOADD k %v %s through %s after GEOADD k %v %s through %s answered %d, Redis 0",
+						y, m, second, x, m, first, n)
+				}
+			}
+		}
+		t.Logf("asked through %s, written through %s then %s: %d of %d second writes answered other than 0",
+			string(ask), first, second, wrong, rounds)
+	}
+}
