@@ -312,13 +312,22 @@ func infoKeyspace(e *Engine, c *Client, b *infoBuilder) {
 		if len(live) == 0 {
 			continue
 		}
-		expires := 0
+		// avg_ttl: Redis keeps a running estimate of the mean TTL left
+		// (in ms: 99439 a second after SET k v, EXPIRE k 100); this is
+		// that mean. Summed as floats: EXPIREAT allows times near
+		// math.MaxInt64 ms.
+		expires, left := 0, 0.0
 		for _, k := range live {
 			if at, ok := d.expires[k]; ok && at > now {
 				expires++
+				left += float64(at - now)
 			}
 		}
+		avg := int64(0)
+		if expires > 0 {
+			avg = int64(left / float64(expires))
+		}
 		b.field("db"+strconv.Itoa(i), "keys="+strconv.Itoa(len(live))+
-			",expires="+strconv.Itoa(expires)+",avg_ttl=0")
+			",expires="+strconv.Itoa(expires)+",avg_ttl="+strconv.FormatInt(avg, 10))
 	}
 }
