@@ -84,16 +84,7 @@ func internalFresh(r *router.Router, t *Table, p *parser, w Replier) {
 // (router/giveway.go). It answers as GEOSHARD.DEL.
 func (p *peer) giveWay(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key, member string,
 	notAfter, by int64) (int64, error) {
-	args := []any{itoa(int64(k.DB)), k.Name, member, itoa(notAfter), itoa(by)}
-	for _, id := range ids {
-		args = append(args, itoa(int64(id)))
-	}
-	v, err := p.do(ctx, pass, ver, "GEOSHARD.GIVEWAY", args...)
-	if err != nil {
-		return 0, err
-	}
-	n, _ := v.(int64)
-	return n, nil
+	return p.delAs(ctx, pass, ver, "GEOSHARD.GIVEWAY", []any{itoa(int64(k.DB)), k.Name, member, itoa(notAfter), itoa(by)}, ids)
 }
 
 // internalGiveWay answers GEOSHARD.GIVEWAY.

@@ -195,11 +195,16 @@ func (p *peer) put(ctx context.Context, pass string, ver int64, id shard.ID, k s
 // del removes a member's copies from the node's shards ids written no
 // later than notAfter; it returns the newest stamp removed (0: none).
 func (p *peer) del(ctx context.Context, pass string, ver int64, ids []shard.ID, k shard.Key, member string, notAfter int64) (int64, error) {
-	args := []any{itoa(int64(k.DB)), k.Name, member, itoa(notAfter)}
+	return p.delAs(ctx, pass, ver, "GEOSHARD.DEL", []any{itoa(int64(k.DB)), k.Name, member, itoa(notAfter)}, ids)
+}
+
+// delAs sends a delete, cmd args then the shards ids, and reads the
+// newest stamp removed.
+func (p *peer) delAs(ctx context.Context, pass string, ver int64, cmd string, args []any, ids []shard.ID) (int64, error) {
 	for _, id := range ids {
 		args = append(args, itoa(int64(id)))
 	}
-	v, err := p.do(ctx, pass, ver, "GEOSHARD.DEL", args...)
+	v, err := p.do(ctx, pass, ver, cmd, args...)
 	if err != nil {
 		return 0, err
 	}

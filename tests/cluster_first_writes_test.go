@@ -75,14 +75,11 @@ func TestClusterRepeatedFirstWrite(t *testing.T) {
 	tc := startCluster(t, 3)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	owners := assignmentOwners(t, tc)
-	regions := shard.DefaultMap()
-	ownerAt := func(p [2]float64) string { return owners[regions.Name(regions.Locate(p[0], p[1]))] }
-	places := [][2]float64{{4.9, 52.37}, {151.2, -33.86}, {139.7, 35.7}, {-74, 40.7}, {-46.6, -23.5}, {36.8, -1.3}}
+	ownerAt := regionOwner(t, tc)
 	var x, y [2]float64
 	via := ""
-	for _, p := range places {
-		for _, q := range places {
+	for _, p := range cities {
+		for _, q := range cities {
 			for _, id := range []string{"a", "b", "c"} {
 				if via == "" && ownerAt(p) != ownerAt(q) && id != ownerAt(p) {
 					x, y, via = p, q, id
@@ -91,7 +88,7 @@ func TestClusterRepeatedFirstWrite(t *testing.T) {
 		}
 	}
 	if via == "" {
-		t.Fatalf("no two of %v are owned by two nodes: %v", places, owners)
+		t.Fatalf("no two of %v are owned by two nodes", cities)
 	}
 	c := tc.nodes[via].c
 	const rounds = 300
@@ -128,20 +125,17 @@ func TestClusterFirstWriteGivesWay(t *testing.T) {
 	tc := startCluster(t, 3)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	owners := assignmentOwners(t, tc)
-	regions := shard.DefaultMap()
-	ownerAt := func(p [2]float64) string { return owners[regions.Name(regions.Locate(p[0], p[1]))] }
-	places := [][2]float64{{4.9, 52.37}, {151.2, -33.86}, {139.7, 35.7}, {-74, 40.7}, {-46.6, -23.5}, {36.8, -1.3}}
+	ownerAt := regionOwner(t, tc)
 	var x, y [2]float64
-	for _, p := range places {
-		for _, q := range places {
+	for _, p := range cities {
+		for _, q := range cities {
 			if ownerAt(p) != ownerAt(q) {
 				x, y = p, q
 			}
 		}
 	}
 	if ownerAt(x) == ownerAt(y) {
-		t.Fatalf("no two of %v are owned by two nodes: %v", places, owners)
+		t.Fatalf("no two of %v are owned by two nodes", cities)
 	}
 	first := ownerAt(x)
 	const rounds = 200
@@ -173,4 +167,15 @@ func TestClusterFirstWriteGivesWay(t *testing.T) {
 		t.Logf("asked through %s, written through %s then %s: %d of %d second writes answered other than 0",
 			string(ask), first, second, wrong, rounds)
 	}
+}
+
+// cities are points in regions of the default map; some two of them have
+// different owners in a 3-node cluster.
+var cities = [][2]float64{{4.9, 52.37}, {151.2, -33.86}, {139.7, 35.7}, {-74, 40.7}, {-46.6, -23.5}, {36.8, -1.3}}
+
+// regionOwner returns which node owns a point's region of the default map.
+func regionOwner(t *testing.T, tc *testCluster) func(p [2]float64) string {
+	owners := assignmentOwners(t, tc)
+	regions := shard.DefaultMap()
+	return func(p [2]float64) string { return owners[regions.Name(regions.Locate(p[0], p[1]))] }
 }
