@@ -174,12 +174,10 @@ func (r *Router) FreshLocal(k shard.Key, members []string, copies []Copy) []int6
 const askWindow = keepRecent
 
 // absentAsks is the members (by shard.Hash) other nodes asked this node
-// for lately that its shards did not hold. An ask is kept from one to two
-// askWindow: cur takes new ones, and becomes prev when the window ends.
+// for lately that its shards did not hold.
 type absentAsks struct {
-	mu        sync.Mutex
-	cur, prev map[uint64]struct{}
-	since     int64 // when cur began
+	mu   sync.Mutex
+	seen recent[uint64, struct{}]
 	// any says cur or prev may hold asks: a store checks nothing while
 	// none was made (updates from the cache ask nothing).
 	any atomic.Bool
@@ -189,21 +187,11 @@ type absentAsks struct {
 	stores atomic.Uint64
 }
 
-// rotate starts a new window when cur's has ended; called under mu. The
-// maps are cleared and reused: a cold load fills one with every member
-// asked for, and growing a new one each window cost it again.
+// rotate starts a new window when cur's has ended; called under mu.
 func (a *absentAsks) rotate(t int64) {
-	switch {
-	case t-a.since < int64(askWindow):
-		return
-	case t-a.since < 2*int64(askWindow):
-		a.prev, a.cur = a.cur, a.prev
-	default:
-		clear(a.prev)
+	if a.seen.rotate(t) {
+		a.any.Store(len(a.seen.prev) > 0)
 	}
-	clear(a.cur)
-	a.since = t
-	a.any.Store(len(a.prev) > 0)
 }
 
 // LookUpForPeer is GetLocalMany for a peer's look-up (GET, GETPUT): it
@@ -231,10 +219,7 @@ func (r *Router) LookUpForPeer(ids []shard.ID, k shard.Key, names []string, cut 
 		if found[i] || own[m] {
 			continue
 		}
-		if a.cur == nil {
-			a.cur = make(map[uint64]struct{})
-		}
-		a.cur[shard.Hash(m)] = struct{}{}
+		a.seen.put(shard.Hash(m), struct{}{})
 		a.any.Store(true)
 		absent = append(absent, i)
 	}
@@ -264,10 +249,7 @@ func (a *absentAsks) asked(n int, member func(i int) string) (out []bool) {
 	defer a.mu.Unlock()
 	a.rotate(now())
 	for i := range n {
-		h := shard.Hash(member(i))
-		_, inCur := a.cur[h]
-		_, inPrev := a.prev[h]
-		if inCur || inPrev {
+		if _, ok := a.seen.get(shard.Hash(member(i))); ok {
 			if out == nil {
 				out = make([]bool, n)
 			}

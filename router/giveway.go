@@ -25,35 +25,11 @@ import (
 )
 
 // gaveWay holds the copies deleted lately for a newer one, keyed by
-// member. A copy is kept from one to two askWindow: longer than a
-// write's look-ups take (one call timeout).
+// member, from one to two askWindow: longer than a write's look-ups take
+// (one call timeout).
 type gaveWay struct {
-	mu        sync.Mutex
-	cur, prev map[memberRef]Copy
-	since     int64
-}
-
-// rotate starts a new window when cur's has ended; called under mu.
-func (g *gaveWay) rotate(t int64) {
-	switch {
-	case t-g.since < int64(askWindow):
-		return
-	case t-g.since < 2*int64(askWindow):
-		g.prev, g.cur = g.cur, nil
-	default:
-		g.prev, g.cur = nil, nil
-	}
-	g.since = t
-}
-
-func (g *gaveWay) add(ref memberRef, c Copy) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.rotate(now())
-	if g.cur == nil {
-		g.cur = map[memberRef]Copy{}
-	}
-	g.cur[ref] = c
+	mu     sync.Mutex
+	copies recent[memberRef, Copy]
 }
 
 // GaveWayFor fills in, for the members a look-up of shards ids did not
@@ -63,20 +39,15 @@ func (r *Router) GaveWayFor(ids []shard.ID, k shard.Key, names []string, cs []Co
 	g := &r.remote.gaveWay
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if len(g.cur) == 0 && len(g.prev) == 0 {
+	if g.copies.empty() {
 		return
 	}
-	g.rotate(now())
+	g.copies.rotate(now())
 	for i, m := range names {
 		if found[i] {
 			continue
 		}
-		ref := memberRef{k, m}
-		c, ok := g.cur[ref]
-		if !ok {
-			c, ok = g.prev[ref]
-		}
-		if ok && slices.Contains(ids, c.Shard) {
+		if c, ok := g.copies.get(memberRef{k, m}); ok && slices.Contains(ids, c.Shard) {
 			cs[i], found[i] = c, true
 		}
 	}
@@ -88,7 +59,11 @@ func (r *Router) GiveWayLocal(ids []shard.ID, k shard.Key, member string, notAft
 	for _, id := range ids {
 		if e, ok := r.shards[id].Get(k, member); ok && e.Stamp <= notAfter {
 			ref := memberRef{shard.Key{DB: k.DB, Name: strings.Clone(k.Name)}, strings.Clone(member)}
-			r.remote.gaveWay.add(ref, Copy{Shard: id, Score: e.Score, Stamp: e.Stamp, By: by})
+			g := &r.remote.gaveWay
+			g.mu.Lock()
+			g.copies.rotate(now())
+			g.copies.put(ref, Copy{Shard: id, Score: e.Score, Stamp: e.Stamp, By: by})
+			g.mu.Unlock()
 		}
 	}
 	return r.DelLocal(ids, k, member, notAfter)
@@ -101,11 +76,11 @@ func (r *Router) giveWay(ctx context.Context, id shard.ID, k shard.Key, member s
 		r.GiveWayLocal([]shard.ID{id}, k, member, notAfter, by)
 		return nil
 	}, func(ctx context.Context, p Peer) error {
-		if pb, ok := p.(PeerBatcher); ok {
-			_, err := pb.GiveWay(ctx, []shard.ID{id}, k, member, notAfter, by)
-			return err
+		pb, ok := p.(PeerBatcher)
+		if !ok {
+			return errNoBatch
 		}
-		_, err := p.Del(ctx, []shard.ID{id}, k, member, notAfter)
+		_, err := pb.GiveWay(ctx, []shard.ID{id}, k, member, notAfter, by)
 		return err
 	}, false)
 	if err != nil {
